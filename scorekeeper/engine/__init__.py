@@ -1,0 +1,52 @@
+"""The DRAKO: Aetherya Pocket scoring engine: pure standard library.
+
+Import from here::
+
+    from scorekeeper.engine import Game, score_game
+    sheet = score_game(Game.from_dict(json.load(f)))
+
+Sections of RULES.md are named in each docstring (R1 … R9).
+"""
+
+from .cards import LANDS, TRIBES, Card, parse_card
+from .errors import (
+    DuplicateLegend,
+    GameError,
+    GameErrors,
+    InvalidGame,
+    InvalidKingdom,
+    InvalidPlayerName,
+    PlayerCountError,
+    UnknownCard,
+    UnknownLegend,
+    UnknownRuleset,
+)
+from .game import (
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    DeckWarning,
+    Game,
+    Player,
+    PlayerResult,
+    ScoreSheet,
+    Tiebreak,
+    deck_warnings,
+    score_game,
+    score_game_dict,
+)
+from .kingdom import Kingdom, Link, PortalNetwork, cell_name
+from .legends import LEGENDS, LEGENDS_BY_ID, Legend
+from .rulesets import CLASSIC, DEFAULT_RULESET, POCKET, RULESETS, Ruleset, get_ruleset
+from .scoring import Conflict, DragonScore, KingdomScore, Row, TribeScore, score_kingdom
+
+__all__ = [
+    "CLASSIC", "DEFAULT_RULESET", "LANDS", "LEGENDS", "LEGENDS_BY_ID", "MAX_NAME_LENGTH",
+    "MAX_PLAYERS", "MIN_PLAYERS", "POCKET", "RULESETS", "TRIBES", "Card", "Conflict",
+    "DeckWarning", "DragonScore", "DuplicateLegend", "Game", "GameError", "GameErrors",
+    "InvalidGame", "InvalidKingdom", "InvalidPlayerName", "Kingdom", "KingdomScore", "Legend",
+    "Link", "Player", "PlayerCountError", "PlayerResult", "PortalNetwork", "Row", "Ruleset",
+    "ScoreSheet", "Tiebreak", "TribeScore", "UnknownCard", "UnknownLegend", "UnknownRuleset",
+    "cell_name", "deck_warnings", "get_ruleset", "parse_card", "score_game", "score_game_dict",
+    "score_kingdom",
+]

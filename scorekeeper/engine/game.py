@@ -1,0 +1,351 @@
+"""A finished game: its players, the score sheet, places and tiebreaks (RULES.md R1, R6–R9).
+
+The game file format is the ``game`` object of the worked cases::
+
+    {"ruleset": "pocket",            # optional, default "pocket" (R9)
+     "players": [{"name": "Ada",
+                  "kingdom": [["forest", "elves", ...], ...],   # 4 × 4 card ids
+                  "legends": ["tribes-elves", ...]}, ...]}       # optional, default []
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .errors import (
+    DuplicateLegend,
+    GameError,
+    GameErrors,
+    InvalidGame,
+    InvalidPlayerName,
+    PlayerCountError,
+    UnknownLegend,
+)
+from .kingdom import Kingdom, kingdom_errors
+from .legends import LEGENDS_BY_ID
+from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
+from .scoring import KingdomScore, Row, score_kingdom
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+MAX_NAME_LENGTH = 40
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player as entered: name (trimmed), 4 × 4 kingdom, claimed Legend ids."""
+
+    name: str
+    kingdom: Kingdom
+    legends: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Game:
+    """A finished game of 2–4 players under one ruleset (R8, R9)."""
+
+    players: tuple[Player, ...]
+    ruleset: Ruleset = DEFAULT_RULESET
+
+    @classmethod
+    def from_dict(cls, data: object) -> Game:
+        """Read a game in the game file format (see module docstring).
+
+        Checks everything R8 refuses and reports all of it at once.
+
+        :raises GameErrors: carrying one :class:`GameError` per problem
+            (player count, names, kingdom shape, cards, Legends, ruleset).
+        """
+        errors: list[GameError] = []
+        if not isinstance(data, dict):
+            raise GameErrors([InvalidGame("a game must be a JSON object with a \"players\" list")])
+        ruleset = DEFAULT_RULESET
+        if "ruleset" in data and data["ruleset"] is not None:
+            try:
+                ruleset = get_ruleset(data["ruleset"])
+            except GameError as error:
+                errors.append(error)
+        raw_players = data.get("players")
+        if not isinstance(raw_players, list):
+            errors.append(InvalidGame("a game needs a \"players\" list"))
+            raise GameErrors(errors)
+        if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
+            errors.append(
+                PlayerCountError(f"a game has 2 to 4 players, not {len(raw_players)}")
+            )
+            raise GameErrors(errors)
+
+        players: list[Player] = []
+        seen_names: dict[str, str] = {}
+        claimed_by: dict[str, str] = {}
+        for index, raw in enumerate(raw_players):
+            if not isinstance(raw, dict):
+                errors.append(InvalidGame("a player must be an object with name, kingdom and legends", player=index))
+                continue
+            name, name_errors = _check_name(raw.get("name"), index, seen_names)
+            errors.extend(name_errors)
+            who = {"player": index, "player_name": name or None}
+
+            kingdom_problems = kingdom_errors(raw.get("kingdom"), **who)
+            errors.extend(kingdom_problems)
+
+            legends = raw.get("legends", [])
+            legend_ids: list[str] = []
+            if not isinstance(legends, list):
+                errors.append(InvalidGame("legends must be a list of Legend ids", **who))
+                legends = []
+            for legend_id in legends:
+                if not isinstance(legend_id, str) or legend_id not in LEGENDS_BY_ID:
+                    errors.append(UnknownLegend(f"{str(legend_id)[:40]!r} is not a Legend id", **who))
+                elif legend_id in legend_ids:
+                    errors.append(DuplicateLegend(f"Legend {legend_id!r} is listed twice", **who))
+                elif legend_id in claimed_by:
+                    errors.append(
+                        DuplicateLegend(
+                            f"Legend {legend_id!r} is already claimed by {claimed_by[legend_id]} (R6.1)", **who
+                        )
+                    )
+                else:
+                    legend_ids.append(legend_id)
+                    claimed_by[legend_id] = name or f"Player {index + 1}"
+            if not kingdom_problems and not errors:
+                kingdom = Kingdom(tuple(Card(c) for row in raw["kingdom"] for c in row))
+                players.append(Player(name, kingdom, tuple(legend_ids)))
+        if errors:
+            raise GameErrors(errors)
+        return cls(tuple(players), ruleset)
+
+    def to_dict(self) -> dict:
+        """This game in the game file format."""
+        return {
+            "ruleset": self.ruleset.id,
+            "players": [
+                {
+                    "name": p.name,
+                    "kingdom": [[card.value for card in row] for row in p.kingdom.rows],
+                    "legends": list(p.legends),
+                }
+                for p in self.players
+            ],
+        }
+
+
+def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, list[GameError]]:
+    """The trimmed name and what is wrong with it (R8)."""
+    if not isinstance(raw, str):
+        raw = "" if raw is None else str(raw)
+    name = raw.strip()
+    if not name:
+        return name, [InvalidPlayerName("the name is empty", player=index)]
+    if len(name) > MAX_NAME_LENGTH:
+        return name, [
+            InvalidPlayerName(
+                f"the name is {len(name)} characters long; at most {MAX_NAME_LENGTH} are allowed",
+                player=index,
+                player_name=name[:MAX_NAME_LENGTH] + "…",
+            )
+        ]
+    key = name.casefold()
+    if key in seen:
+        return name, [
+            InvalidPlayerName(f"the name is already used by {seen[key]}", player=index, player_name=name)
+        ]
+    seen[key] = name
+    return name, []
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    """How R7.3 separated two players with equal totals (R7.5).
+
+    :ivar ahead: index (input order) of the player placed higher.
+    :ivar behind: index of the player placed lower.
+    :ivar total: their equal total, in Harmony Points.
+    :ivar position: 1-based position of the sorted row lists that decided.
+    :ivar values: the two values at that position, ahead's first.
+    """
+
+    ahead: int
+    behind: int
+    total: int
+    position: int
+    values: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class DeckWarning:
+    """More copies of a card type entered than the deck holds (R1): a warning, not a refusal.
+
+    :ivar card: the card type.
+    :ivar count: copies entered across all kingdoms.
+    :ivar deck: copies in the deck for this player count (2 × players).
+    """
+
+    card: Card
+    count: int
+    deck: int
+    players: int
+
+    @property
+    def message(self) -> str:
+        name = self.card.label + ("s" if self.card in _PLURAL_S else "")
+        return (
+            f"more {name} than a {self.players}-player deck holds "
+            f"({self.count} entered, {self.deck} in the deck) — check your entry"
+        )
+
+
+_PLURAL_S = {Card.FOREST, Card.SWAMP, Card.MOUNTAIN, Card.PLAIN, Card.DRAGON, Card.PORTAL}
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's column of the score sheet.
+
+    :ivar index: the player's position in input order (0-based).
+    :ivar place: competition-ranking place, 1 = winner (R7.2, R7.4).
+    """
+
+    index: int
+    player: Player
+    score: KingdomScore
+    place: int
+
+    @property
+    def total(self) -> int:
+        return self.score.total
+
+    @property
+    def rows(self) -> dict[Row, int]:
+        return self.score.rows
+
+    @property
+    def tiebreak_key(self) -> list[int]:
+        """The seven row values, highest first (R7.3)."""
+        return sorted(self.score.rows.values(), reverse=True)
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """The scored game: per player rows, total and place, with tiebreaks and warnings.
+
+    :ivar results: one :class:`PlayerResult` per player, in input order.
+    :ivar tiebreaks: every place decided by R7.3, best place first (R7.5).
+    :ivar shared: groups of player indices still equal after R7.3 (R7.4).
+    :ivar warnings: deck-count warnings (R1).
+    """
+
+    game: Game
+    results: tuple[PlayerResult, ...]
+    tiebreaks: tuple[Tiebreak, ...] = ()
+    shared: tuple[tuple[int, ...], ...] = ()
+    warnings: tuple[DeckWarning, ...] = field(default=())
+
+    @property
+    def winners(self) -> tuple[PlayerResult, ...]:
+        """Everyone in place 1: all of them share the win (R7.4)."""
+        return tuple(r for r in self.results if r.place == 1)
+
+    @property
+    def ranked(self) -> tuple[PlayerResult, ...]:
+        """Results by place, then input order."""
+        return tuple(sorted(self.results, key=lambda r: (r.place, r.index)))
+
+    def describe_tiebreak(self, tiebreak: Tiebreak) -> str:
+        """``"Ada ahead of Bo: both 6; sorted rows differ first at position 1: 6 vs 4 (R7.3)"``."""
+        ahead = self.results[tiebreak.ahead].player.name
+        behind = self.results[tiebreak.behind].player.name
+        a, b = tiebreak.values
+        return (
+            f"{ahead} ahead of {behind}: both {tiebreak.total}; sorted rows differ "
+            f"first at position {tiebreak.position}: {a} vs {b} (R7.3)"
+        )
+
+    def describe_shared(self, group: tuple[int, ...]) -> str:
+        names = [self.results[i].player.name for i in group]
+        place = self.results[group[0]].place
+        return (
+            f"{' and '.join(names)} share place {place}: equal totals and equal sorted rows (R7.4)"
+        )
+
+    def to_dict(self) -> dict:
+        """The sheet in the CLI/API JSON shape: ruleset, and per player (input
+        order) name, categories, total, place, plus explanations and notes."""
+        return {
+            "ruleset": self.game.ruleset.id,
+            "players": [
+                {
+                    "name": r.player.name,
+                    "categories": {row.value: value for row, value in r.rows.items()},
+                    "total": r.total,
+                    "place": r.place,
+                    "explanations": {row.value: r.score.explain(row) for row in Row},
+                }
+                for r in self.results
+            ],
+            "winners": [r.player.name for r in self.winners],
+            "tiebreaks": [self.describe_tiebreak(t) for t in self.tiebreaks]
+            + [self.describe_shared(g) for g in self.shared],
+            "warnings": [w.message for w in self.warnings],
+        }
+
+
+def score_game(game: Game) -> ScoreSheet:
+    """Score every kingdom, then place the players (R3–R7).
+
+    :returns: the :class:`ScoreSheet`, results in input order.
+    """
+    scores = [score_kingdom(p.kingdom, game.ruleset, p.legends) for p in game.players]
+    keys = [(s.total, sorted(s.rows.values(), reverse=True)) for s in scores]
+    # R7.2–R7.4: place = 1 + number of players strictly ahead (competition ranking).
+    places = [1 + sum(1 for other in keys if other > mine) for mine in keys]
+    results = tuple(
+        PlayerResult(i, p, s, place) for i, (p, s, place) in enumerate(zip(game.players, scores, places))
+    )
+    order = sorted(range(len(results)), key=lambda i: (places[i], i))
+    tiebreaks, shared, group = [], [], [order[0]]
+    for prev, cur in zip(order, order[1:]):
+        if keys[prev][0] != keys[cur][0]:
+            group = [cur]
+            continue
+        if keys[prev] == keys[cur]:
+            group.append(cur)
+            if len(group) == 2:
+                shared.append(group)
+            continue
+        group = [cur]
+        position = next(i for i, (a, b) in enumerate(zip(keys[prev][1], keys[cur][1])) if a != b)
+        tiebreaks.append(
+            Tiebreak(prev, cur, keys[prev][0], position + 1, (keys[prev][1][position], keys[cur][1][position]))
+        )
+    return ScoreSheet(
+        game,
+        results,
+        tuple(tiebreaks),
+        tuple(tuple(g) for g in shared),
+        deck_warnings(game),
+    )
+
+
+def deck_warnings(game: Game) -> tuple[DeckWarning, ...]:
+    """Card types entered more often than a deck for this many players holds (R1).
+
+    The deck is taken as ``2 × players`` copies of each type; an inference, so
+    only a warning.
+    """
+    players = len(game.players)
+    deck = 2 * players
+    counts = Counter(card for p in game.players for card in p.kingdom.cards)
+    return tuple(
+        DeckWarning(card, counts[card], deck, players) for card in Card if counts[card] > deck
+    )
+
+
+def score_game_dict(data: object) -> ScoreSheet:
+    """Read a game file object and score it.
+
+    :raises GameErrors: for any input R8 refuses.
+    """
+    return score_game(Game.from_dict(data))

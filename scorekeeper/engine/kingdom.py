@@ -1,0 +1,238 @@
+"""The 4 × 4 kingdom, its portal networks and connections (RULES.md R1, R2).
+
+Cells are addressed by a row-major index 0..15 (``row * 4 + column``, both
+0-based); :func:`cell_name` gives the ``r2c3`` form players read (1-based).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from .cards import Card
+from .errors import InvalidKingdom, UnknownCard
+
+SIZE = 4
+CELLS = range(SIZE * SIZE)
+
+
+def cell_name(cell: int) -> str:
+    """``"r2c3"`` for cell 6: 1-based row and column of a cell index 0..15."""
+    row, column = divmod(cell, SIZE)
+    return f"r{row + 1}c{column + 1}"
+
+
+def neighbours(cell: int) -> tuple[int, ...]:
+    """The cells sharing an edge with *cell* (R2.1: diagonals never count)."""
+    row, column = divmod(cell, SIZE)
+    found = []
+    if row > 0:
+        found.append(cell - SIZE)
+    if column > 0:
+        found.append(cell - 1)
+    if column < SIZE - 1:
+        found.append(cell + 1)
+    if row < SIZE - 1:
+        found.append(cell + SIZE)
+    return tuple(found)
+
+
+_NEIGHBOURS = tuple(neighbours(cell) for cell in CELLS)
+
+
+@dataclass(frozen=True)
+class PortalNetwork:
+    """A maximal group of Portal cards joined edge to edge (R2).
+
+    :ivar portals: the portals' cell indices, ascending.
+    :ivar members: the non-portal cells sharing an edge with any of them,
+        ascending; every two of these are linked through the network.
+    """
+
+    portals: tuple[int, ...]
+    members: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        """``"portal r3c3"`` or ``"portals r1c1+r1c2"``: how the sheet names it."""
+        cells = "+".join(cell_name(c) for c in self.portals)
+        return f"portal {cells}" if len(self.portals) == 1 else f"portals {cells}"
+
+
+@dataclass(frozen=True)
+class Link:
+    """How two distinct non-portal cards reach each other (R2, R2.3).
+
+    One ``Link`` per pair, however many ways they are linked.
+
+    :ivar cells: the two cell indices, lower first.
+    :ivar adjacent: they share an edge.
+    :ivar networks: the portal networks both border (possibly several).
+    """
+
+    cells: tuple[int, int]
+    adjacent: bool
+    networks: tuple[PortalNetwork, ...]
+
+    def connects(self, through_portals: bool) -> bool:
+        """Whether this is a connection, for cards that may or may not use
+        portals (R2.1: a Goblin only ever uses edges)."""
+        return self.adjacent or (through_portals and bool(self.networks))
+
+    def describe(self, through_portals: bool = True) -> str:
+        """``"adjacent"``, ``"through portal r3c3"`` or both."""
+        ways = []
+        if self.adjacent:
+            ways.append("adjacent")
+        if through_portals:
+            ways.extend(f"through {n.name}" for n in self.networks)
+        return " and ".join(ways)
+
+
+@dataclass(frozen=True)
+class Kingdom:
+    """One player's final 4 × 4 grid of face-up Kingdom cards (R1).
+
+    :ivar cards: 16 cards, row by row (index 0..15).
+    """
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.cards) != SIZE * SIZE:
+            raise InvalidKingdom(f"a kingdom has 16 cards, not {len(self.cards)}")
+
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Sequence[Sequence[str]],
+        *,
+        player: int | None = None,
+        player_name: str | None = None,
+    ) -> Kingdom:
+        """Build a kingdom from 4 rows of 4 canonical card ids (R1).
+
+        :raises InvalidKingdom: if *rows* is not exactly 4 × 4.
+        :raises UnknownCard: for the first cell that is not a card id; use
+            :func:`kingdom_errors` to get every bad cell at once.
+        """
+        errors = kingdom_errors(rows, player=player, player_name=player_name)
+        if errors:
+            raise errors[0]
+        return cls(tuple(Card(card) for row in rows for card in row))
+
+    @classmethod
+    def from_cells(cls, cells: Sequence[str]) -> Kingdom:
+        """Build a kingdom from 16 canonical card ids, row by row.
+
+        :raises InvalidKingdom: if there are not 16.
+        :raises UnknownCard: if one is not a card id.
+        """
+        if len(cells) != SIZE * SIZE:
+            raise InvalidKingdom(f"a kingdom has 16 cards, not {len(cells)}")
+        return cls.from_rows([cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)])
+
+    @property
+    def rows(self) -> tuple[tuple[Card, ...], ...]:
+        """The 4 rows of 4 cards, top to bottom."""
+        return tuple(self.cards[r * SIZE : (r + 1) * SIZE] for r in range(SIZE))
+
+    @cached_property
+    def portal_networks(self) -> tuple[PortalNetwork, ...]:
+        """Every portal network, ordered by its first portal cell (R2)."""
+        seen: set[int] = set()
+        networks = []
+        for start in CELLS:
+            if self.cards[start] is not Card.PORTAL or start in seen:
+                continue
+            portals, members, stack = set(), set(), [start]
+            seen.add(start)
+            while stack:
+                cell = stack.pop()
+                portals.add(cell)
+                for other in _NEIGHBOURS[cell]:
+                    if self.cards[other] is Card.PORTAL:
+                        if other not in seen:
+                            seen.add(other)
+                            stack.append(other)
+                    else:
+                        members.add(other)
+            networks.append(PortalNetwork(tuple(sorted(portals)), tuple(sorted(members))))
+        return tuple(networks)
+
+    @cached_property
+    def links(self) -> dict[tuple[int, int], Link]:
+        """Every pair of non-portal cards that is adjacent or shares a portal
+        network, keyed by ``(lower cell, higher cell)`` (R2, R2.2, R2.3).
+
+        Whether a link is a *connection* depends on the cards (Goblins ignore
+        portals, R2.1): see :meth:`Link.connects`.
+        """
+        adjacent: set[tuple[int, int]] = set()
+        for cell in CELLS:
+            if self.cards[cell] is Card.PORTAL:
+                continue
+            for other in _NEIGHBOURS[cell]:
+                if other > cell and self.cards[other] is not Card.PORTAL:
+                    adjacent.add((cell, other))
+        through: dict[tuple[int, int], list[PortalNetwork]] = {}
+        for network in self.portal_networks:
+            members = network.members
+            for i, a in enumerate(members):
+                for b in members[i + 1 :]:
+                    through.setdefault((a, b), []).append(network)
+        return {
+            pair: Link(pair, pair in adjacent, tuple(through.get(pair, ())))
+            for pair in sorted(adjacent | through.keys())
+        }
+
+    @cached_property
+    def _links_by_cell(self) -> tuple[tuple[tuple[int, Link], ...], ...]:
+        by_cell: list[list[tuple[int, Link]]] = [[] for _ in CELLS]
+        for (a, b), link in self.links.items():
+            by_cell[a].append((b, link))
+            by_cell[b].append((a, link))
+        return tuple(tuple(sorted(found, key=lambda pair: pair[0])) for found in by_cell)
+
+    def linked_to(self, cell: int) -> tuple[tuple[int, Link], ...]:
+        """``(other cell, link)`` for every card linked to *cell*, by cell order."""
+        return self._links_by_cell[cell]
+
+    def count(self, card: Card) -> int:
+        """How many cells hold *card*."""
+        return self.cards.count(card)
+
+
+def kingdom_errors(
+    rows: object, *, player: int | None = None, player_name: str | None = None
+) -> list[InvalidKingdom | UnknownCard]:
+    """Every problem that keeps *rows* from being a kingdom (R8): shape first,
+    then each cell that is not one of the ten card ids, row by row.
+
+    Returns an empty list for a valid 4 × 4 grid of card ids.
+    """
+    who = {"player": player, "player_name": player_name}
+    if not isinstance(rows, (list, tuple)) or len(rows) != SIZE:
+        size = len(rows) if isinstance(rows, (list, tuple)) else "no"
+        return [InvalidKingdom(f"the kingdom must be 4 rows of 4 cards, not {size} rows", **who)]
+    errors: list[InvalidKingdom | UnknownCard] = []
+    for r, row in enumerate(rows, start=1):
+        if not isinstance(row, (list, tuple)) or len(row) != SIZE:
+            size = len(row) if isinstance(row, (list, tuple)) else "no"
+            errors.append(
+                InvalidKingdom(f"the row must have 4 cards, not {size}", row=r, **who)
+            )
+    if errors:
+        return errors
+    valid = {card.value for card in Card}
+    for r, row in enumerate(rows, start=1):
+        for c, value in enumerate(row, start=1):
+            if isinstance(value, str) and value in valid:
+                continue
+            if value in ("", None):
+                message = "no card chosen"
+            else:
+                message = f"{str(value)[:40]!r} is not one of the ten card ids"
+            errors.append(UnknownCard(message, row=r, column=c, **who))
+    return errors

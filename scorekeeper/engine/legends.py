@@ -1,0 +1,63 @@
+"""The fifteen Legend cards and their printed values (RULES.md R6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Legend:
+    """A Legend card a player may claim once per game (R6).
+
+    :ivar id: canonical id, as in game files (``"lands-forest"``).
+    :ivar name: short printed title.
+    :ivar requirement: what was checked at the table when it was claimed; the
+        scorer never re-checks it (R6).
+    :ivar value: Harmony Points it adds to the Legends row (R6.2).
+    """
+
+    id: str
+    name: str
+    requirement: str
+    value: int
+
+
+LEGENDS: tuple[Legend, ...] = (
+    Legend("tribes-elves", "Elves", "2 connected Elves", 2),
+    Legend("tribes-dwarves", "Dwarves", "2 connected Dwarves", 2),
+    Legend("tribes-humans", "Humans", "2 connected Humans", 2),
+    Legend("tribes-goblins", "Goblins", "2 connected Goblins", 2),
+    Legend("alliance-humans-elves", "Humans & Elves", "Humans connected to Elves", 2),
+    Legend("alliance-humans-dwarves", "Humans & Dwarves", "Humans connected to Dwarves", 2),
+    Legend(
+        "battle-goblins-humans",
+        "Goblins vs Humans",
+        "2 Goblins connected to one Humans card, or 2 Humans to one Goblin",
+        3,
+    ),
+    Legend(
+        "battle-goblins-elves",
+        "Goblins vs Elves",
+        "2 Goblins connected to one Elves card, or 2 Elves to one Goblin",
+        3,
+    ),
+    Legend(
+        "battle-goblins-dwarves",
+        "Goblins vs Dwarves",
+        "2 Goblins connected to one Dwarves card, or 2 Dwarves to one Goblin",
+        3,
+    ),
+    Legend(
+        "battle-elves-dwarves",
+        "Elves vs Dwarves",
+        "2 Elves connected to one Dwarves card, or 2 Dwarves to one Elves card",
+        3,
+    ),
+    Legend("lands-plain", "Plains", "3 connected Plains", 4),
+    Legend("lands-swamp", "Swamps", "3 connected Swamps", 4),
+    Legend("lands-mountain", "Mountains", "3 connected Mountains", 4),
+    Legend("lands-forest", "Forests", "3 connected Forests", 4),
+    Legend("four-tribes", "Four tribes", "all four tribe types present", 4),
+)
+
+LEGENDS_BY_ID: dict[str, Legend] = {legend.id: legend for legend in LEGENDS}
