@@ -1,0 +1,29 @@
+"""The web layer: blueprints, CSRF and error pages. Views stay thin; rules live in the engine."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+csrf = CSRFProtect()
+
+
+def init_app(app: Flask) -> None:
+    """Register CSRF protection, the blueprints and the error pages on *app*."""
+    from .api import bp as api_bp
+    from .views import bp as sheets_bp
+
+    csrf.init_app(app)
+    csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
+    app.register_blueprint(sheets_bp)
+    app.register_blueprint(api_bp)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        return render_template("errors/error.html", error=error), error.code
+
+    @app.errorhandler(Exception)
+    def unexpected_error(error: Exception):
+        app.logger.exception("unhandled error")
+        return render_template("errors/error.html", error=None), 500

@@ -1,0 +1,70 @@
+"""The new-game form: input shape only. Rules are checked by the engine (R8).
+
+Field names follow WTForms list conventions: ``ruleset``, ``players-N-name``,
+``players-N-cells-M`` (M = 0..15, row by row) and ``players-N-legends``.
+"""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import FieldList, Form, FormField, RadioField, SelectField, SelectMultipleField, StringField
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card
+
+CARD_CHOICES = [("", "·")] + [(card.value, card.label.removeprefix("Magical ")) for card in Card]
+LEGEND_CHOICES = [(legend.id, legend.name) for legend in LEGENDS]
+#: Extra player panels beyond the 4 allowed are dropped; 5..8 still reach the
+#: engine so that it can say "2 to 4 players" (R8).
+_MAX_ENTRIES = 2 * MAX_PLAYERS
+
+
+class PlayerForm(Form):
+    """One player's panel: name, 16 card pickers, Legend checkboxes."""
+
+    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "off"})
+    cells = FieldList(
+        SelectField(choices=CARD_CHOICES, validate_choice=False, default=""),
+        min_entries=16,
+        max_entries=16,
+    )
+    legends = SelectMultipleField(
+        "Legends",
+        choices=LEGEND_CHOICES,
+        validate_choice=False,
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+    )
+
+
+class GameForm(FlaskForm):
+    """The whole game: ruleset and 2–4 players (CSRF-protected)."""
+
+    ruleset = RadioField(
+        "Ruleset",
+        choices=[(ruleset.id, ruleset.name) for ruleset in RULESETS.values()],
+        default="pocket",
+        validate_choice=False,
+    )
+    players = FieldList(FormField(PlayerForm), min_entries=0, max_entries=_MAX_ENTRIES)
+
+    def fill_to_minimum(self) -> None:
+        """Show at least two empty player panels on a new form."""
+        while len(self.players) < MIN_PLAYERS:
+            self.players.append_entry()
+
+    def game_data(self) -> dict:
+        """The form's entries as a game file object for :meth:`Game.from_dict`."""
+        return {
+            "ruleset": self.ruleset.data or "pocket",
+            "players": [
+                {
+                    "name": player.form.name.data or "",
+                    "kingdom": [
+                        [player.form.cells[r * 4 + c].data or "" for c in range(4)] for r in range(4)
+                    ],
+                    "legends": list(player.form.legends.data or []),
+                }
+                for player in self.players
+            ],
+        }

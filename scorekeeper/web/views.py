@@ -1,0 +1,155 @@
+"""The new-game form and the score sheet (Post/Redirect/Get; the game travels in the URL)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from ..engine import (
+    LEGENDS,
+    MAX_PLAYERS,
+    DuplicateLegend,
+    Game,
+    GameError,
+    GameErrors,
+    InvalidPlayerName,
+    KingdomScore,
+    Row,
+    UnknownCard,
+    UnknownLegend,
+    cell_name,
+    score_game,
+)
+from .forms import GameForm
+from .links import DamagedLink, decode_game, encode_game
+
+bp = Blueprint("sheets", __name__)
+
+
+@bp.route("/", methods=["GET", "POST"])
+def new_game():
+    """The new-game form. Its buttons score the game, add or remove a player."""
+    if request.method == "GET":
+        form = GameForm()
+        form.fill_to_minimum()
+        return _render_form(form)
+
+    form = GameForm()
+    action = request.form.get("action", "score")
+    if action == "add" or action.startswith("remove-"):
+        return _render_form(_changed_players(form, action))
+
+    if not form.validate():
+        return _render_form(form, ["The form had expired; press “Score the game” again."], status=400)
+    try:
+        game = Game.from_dict(form.game_data())
+    except GameErrors as problems:
+        return _render_form(form, _attach_errors(form, problems.errors), status=422)
+    return redirect(url_for(".sheet", token=encode_game(game)), code=303)
+
+
+@bp.get("/sheet/<token>")
+def sheet(token: str):
+    """The score sheet of the game packed in *token* (R7: rows, totals, places)."""
+    scored = score_game(_game_from_token(token))
+    grids = [_grid(result.score) for result in scored.results]
+    return render_template("sheets/sheet.html", sheet=scored, grids=grids, token=token, Row=Row)
+
+
+@bp.get("/sheet/<token>/edit")
+def edit(token: str):
+    """The form, filled with the game packed in *token*, to correct and score again."""
+    form = _form_from_data(_game_from_token(token).to_dict())
+    return _render_form(form)
+
+
+def _grid(score: KingdomScore) -> list[SimpleNamespace]:
+    """The 16 cells of a scored kingdom with what the sheet marks on each."""
+    conflict_cells = score.cells_for(Row.CONFLICTS)
+    dragons = {dragon.cell: dragon for dragon in score.dragons}
+    return [
+        SimpleNamespace(
+            name=cell_name(cell),
+            card=card,
+            points=score.cell_points(cell),
+            conflict=cell in conflict_cells,
+            dragon=dragons.get(cell),
+        )
+        for cell, card in enumerate(score.kingdom.cards)
+    ]
+
+
+def _game_from_token(token: str) -> Game:
+    try:
+        return Game.from_dict(decode_game(token))
+    except (DamagedLink, GameErrors):
+        abort(404, description="This score-sheet link is damaged or incomplete. Ask for the link again.")
+
+
+def _render_form(form: GameForm, messages: list[str] | None = None, status: int = 200):
+    return (
+        render_template(
+            "sheets/form.html",
+            form=form,
+            messages=messages or [],
+            legends=LEGENDS,
+            max_players=MAX_PLAYERS,
+            entry_errors=any(_has_errors(player.form) for player in form.players),
+        ),
+        status,
+    )
+
+
+def _has_errors(panel) -> bool:
+    return bool(panel.name.errors or panel.legends.errors or any(cell.errors for cell in panel.cells))
+
+
+def _form_from_data(data: dict) -> GameForm:
+    """A form showing a game file object (entries kept exactly as given)."""
+    players = [
+        {
+            "name": p["name"],
+            "cells": [card for row in p["kingdom"] for card in row],
+            "legends": p["legends"],
+        }
+        for p in data["players"]
+    ]
+    # FormField reads sub-form data as attributes, hence the namespaces.
+    return GameForm(
+        formdata=None,
+        data={"ruleset": data["ruleset"], "players": [SimpleNamespace(**p) for p in players]},
+    )
+
+
+def _changed_players(form: GameForm, action: str) -> GameForm:
+    """The same entries with one player panel added or removed."""
+    data = form.game_data()
+    players = data["players"]
+    if action == "add" and len(players) < MAX_PLAYERS:
+        players.append({"name": "", "kingdom": [[""] * 4 for _ in range(4)], "legends": []})
+    elif action.startswith("remove-"):
+        index = action.removeprefix("remove-")
+        if index.isdigit() and int(index) < len(players):
+            del players[int(index)]
+    changed = _form_from_data(data)
+    changed.fill_to_minimum()
+    return changed
+
+
+def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
+    """Put each engine error beside its field; return those that belong to the whole form."""
+    general = []
+    for error in errors:
+        panel = form.players[error.player].form if error.player is not None else None
+        if panel is None:
+            general.append(str(error))
+        elif isinstance(error, InvalidPlayerName):
+            panel.name.errors = [*panel.name.errors, error.message]
+        elif isinstance(error, UnknownCard) and error.cell is not None:
+            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, str(error)]
+        elif isinstance(error, (UnknownLegend, DuplicateLegend)):
+            panel.legends.errors = [*panel.legends.errors, error.message]
+        else:
+            panel.name.errors = [*panel.name.errors, error.message]
+    return general
