@@ -7,13 +7,27 @@ Field names follow WTForms list conventions: ``ruleset``, ``players-N-name``,
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, Form, FormField, RadioField, SelectField, SelectMultipleField, StringField
+from wtforms import (
+    FieldList,
+    Form,
+    FormField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card
 
-CARD_CHOICES = [("", "·")] + [(card.value, card.label.removeprefix("Magical ")) for card in Card]
-LEGEND_CHOICES = [(legend.id, legend.name) for legend in LEGENDS]
+def _card_choice(card: Card) -> SelectChoice:
+    group = "Lands" if card.is_land else "Tribes" if card.is_tribe else "Special"
+    return SelectChoice(card.value, card.label.removeprefix("Magical "), optgroup=group)
+
+
+CARD_CHOICES = [SelectChoice("", "·")] + [_card_choice(card) for card in Card]
+LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 #: Extra player panels beyond the 4 allowed are dropped; 5..8 still reach the
 #: engine so that it can say "2 to 4 players" (R8).
 _MAX_ENTRIES = 2 * MAX_PLAYERS
@@ -42,7 +56,7 @@ class GameForm(FlaskForm):
 
     ruleset = RadioField(
         "Ruleset",
-        choices=[(ruleset.id, ruleset.name) for ruleset in RULESETS.values()],
+        choices=[SelectChoice(ruleset.id, ruleset.name) for ruleset in RULESETS.values()],
         default="pocket",
         validate_choice=False,
     )

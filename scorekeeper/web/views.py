@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
 
 from ..engine import (
     LEGENDS,
@@ -26,6 +27,17 @@ from .links import DamagedLink, decode_game, encode_game
 
 bp = Blueprint("sheets", __name__)
 
+EXPIRED = "The form had expired or came from elsewhere; check your entries and press “Score the game” again."
+
+
+@bp.app_errorhandler(CSRFError)
+def csrf_refused(error: CSRFError):
+    """A post without a valid CSRF token: nothing is scored, every entry comes back."""
+    if request.endpoint != "sheets.new_game":
+        return render_template("errors/error.html", error=error), 400
+    form = GameForm(meta={"csrf": True})
+    return _render_form(form, [EXPIRED], status=400)
+
 
 @bp.route("/", methods=["GET", "POST"])
 def new_game():
@@ -41,7 +53,7 @@ def new_game():
         return _render_form(_changed_players(form, action))
 
     if not form.validate():
-        return _render_form(form, ["The form had expired; press “Score the game” again."], status=400)
+        return _render_form(form, [EXPIRED], status=400)
     try:
         game = Game.from_dict(form.game_data())
     except GameErrors as problems:

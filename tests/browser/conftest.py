@@ -1,0 +1,71 @@
+"""A live server and Debian's headless Chromium, driven by Playwright.
+
+Without /usr/bin/chromium these tests skip with the reason shown; with
+``SCOREKEEPER_REQUIRE_BROWSER=1`` (set by CI) a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _browser_available() -> str | None:
+    if not shutil.which(CHROMIUM):
+        return f"no Chromium at {CHROMIUM} (Debian package 'chromium')"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed"
+    return None
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "browser-tests"}
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    missing = _browser_available()
+    if missing:
+        if os.environ.get("SCOREKEEPER_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"browser tests required but {missing}")
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    yield page
+    context.close()

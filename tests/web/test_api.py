@@ -1,0 +1,56 @@
+"""``POST /api/score``: R8 errors come back as 400 with one message per problem."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tests.conftest import CASE_FILES, load_case
+
+GAME = load_case(CASE_FILES[18])["game"]
+
+
+def bad(mutate):
+    game = copy.deepcopy(GAME)
+    mutate(game)
+    return game
+
+
+API_ERRORS = {
+    "R8-one-player": (bad(lambda g: g.update(players=g["players"][:1])), "2 to 4 players, not 1"),
+    "R8-five-players": (bad(lambda g: g["players"].append(dict(g["players"][0], name="Eve", legends=[]))), "not 5"),
+    "R8-empty-name": (bad(lambda g: g["players"][0].update(name="")), "Player 1: the name is empty"),
+    "R8-long-name": (bad(lambda g: g["players"][1].update(name="B" * 41)), "at most 40"),
+    "R8-duplicate-name": (bad(lambda g: g["players"][1].update(name="ADA ")), "already used by Ada"),
+    "R8-three-rows": (bad(lambda g: g["players"][2]["kingdom"].pop()), "Cy: the kingdom must be 4 rows"),
+    "R8-five-columns": (bad(lambda g: g["players"][3]["kingdom"][1].append("forest")), "Di, row 2: the row must have 4 cards"),
+    "R8-unknown-card": (bad(lambda g: g["players"][1]["kingdom"][2].__setitem__(3, "troll")), "Bo, row 3, column 4: 'troll'"),
+    "R8-unknown-legend": (bad(lambda g: g["players"][0]["legends"].append("x")), "'x' is not a Legend id"),
+    "R6.1-legend-twice": (bad(lambda g: g["players"][3]["legends"].append("tribes-humans")), "already claimed by Ada"),
+    "R9-unknown-ruleset": (bad(lambda g: g.update(ruleset="speed")), "unknown ruleset 'speed'"),
+}
+
+
+@pytest.mark.parametrize("game,message", API_ERRORS.values(), ids=API_ERRORS.keys())
+def test_R8_api_refuses_with_400_and_message(client, game, message):
+    response = client.post("/api/score", json=game)
+    assert response.status_code == 400
+    errors = response.get_json()["errors"]
+    assert any(message in error for error in errors), errors
+
+
+@pytest.mark.parametrize("body", [b"", b"not json", b"[1, 2]", b"42", b'{"players": "x"}', b"null"])
+def test_api_refuses_malformed_bodies(client, body):
+    response = client.post("/api/score", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["errors"]
+
+
+def test_api_answers_the_cli_json_shape(client):
+    body = client.post("/api/score", json=GAME).get_json()
+    assert set(body) >= {"ruleset", "players"}
+    assert [p["name"] for p in body["players"]] == ["Ada", "Bo", "Cy", "Di"]
+    assert set(body["players"][0]["categories"]) == {
+        "elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflicts"
+    }

@@ -1,0 +1,186 @@
+"""The new-game form: entries are never lost, R8 errors sit beside their fields, CSRF is on."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from bs4 import BeautifulSoup
+
+from scorekeeper import create_app
+from tests.conftest import CASE_FILES, form_data, load_case
+
+GAME = load_case(CASE_FILES[18])["game"]  # 19-four-players: four players, legends
+
+
+def soup_of(response) -> BeautifulSoup:
+    return BeautifulSoup(response.data, "html.parser")
+
+
+def assert_entries_kept(soup: BeautifulSoup, data: dict) -> None:
+    """Every value posted comes back in the form exactly as entered."""
+    for key, value in data.items():
+        if key == "action":
+            continue
+        if key == "ruleset":
+            assert soup.select_one("input[name=ruleset][checked]")["value"] == value
+        elif key.endswith("-name"):
+            assert soup.select_one(f"input[name='{key}']").get("value", "") == value, key
+        elif "-cells-" in key:
+            selected = soup.select_one(f"select[name='{key}'] option[selected]")
+            if value in {o["value"] for o in soup.select(f"select[name='{key}'] option")}:
+                assert selected is not None and selected["value"] == value, key
+        elif key.endswith("-legends"):
+            checked = {box["value"] for box in soup.select(f"input[name='{key}'][checked]")}
+            assert checked == set(value) & {box["value"] for box in soup.select(f"input[name='{key}']")}, key
+
+
+def test_new_form_has_two_empty_player_panels(client):
+    soup = soup_of(client.get("/"))
+    assert len(soup.select("fieldset.player")) == 2
+    assert len(soup.select("select[name^='players-0-cells-']")) == 16
+    assert soup.select_one("select[name='players-1-cells-15']")
+    assert len(soup.select("input[name='players-0-legends'][type=checkbox]")) == 15
+    assert soup.select_one("input[name=ruleset][value=pocket][checked]")
+    assert soup.select_one("input[name=csrf_token]") is None  # CSRF off in this fixture
+
+
+def test_legend_checkboxes_show_their_values(client):
+    soup = soup_of(client.get("/"))
+    values = [span.get_text() for span in soup.select("#player-0 .legend-value")]
+    assert values == ["+2"] * 6 + ["+3"] * 4 + ["+4"] * 5
+
+
+def test_adding_a_player_keeps_every_entry(client):
+    two = copy.deepcopy(GAME)
+    two["players"] = two["players"][:3]
+    data = form_data(two, action="add")
+    soup = soup_of(client.post("/", data=data))
+    assert len(soup.select("fieldset.player")) == 4
+    assert_entries_kept(soup, data)
+    assert soup.select_one("#add-player") is None  # four is the most
+
+
+def test_removing_a_player_keeps_the_others(client):
+    data = form_data(GAME, action="remove-1")
+    soup = soup_of(client.post("/", data=data))
+    names = [i.get("value") for i in soup.select("input[name$='-name']")]
+    assert names == ["Ada", "Cy", "Di"]
+    kept = form_data({"ruleset": GAME["ruleset"], "players": [GAME["players"][i] for i in (0, 2, 3)]})
+    assert_entries_kept(soup, kept)
+
+
+def test_score_redirects_with_303_so_reload_never_resubmits(client):
+    response = client.post("/", data=form_data(GAME))
+    assert response.status_code == 303
+
+
+def _bad(mutate):
+    game = copy.deepcopy(GAME)
+    mutate(game)
+    return game
+
+
+R8_FORM_CASES = {
+    "R8-empty-name": (_bad(lambda g: g["players"][1].update(name="   ")), "#players-1-name-errors", "empty"),
+    "R8-long-name": (_bad(lambda g: g["players"][2].update(name="X" * 41)), "#players-2-name-errors", "41 characters"),
+    "R8-duplicate-name": (_bad(lambda g: g["players"][3].update(name=" ada ")), "#players-3-name-errors", "already used by Ada"),
+    "R8-unknown-card": (_bad(lambda g: g["players"][0]["kingdom"][1].__setitem__(2, "unicorn")), "#players-0-cells-errors", "row 2, column 3"),
+    "R8-empty-cell": (_bad(lambda g: g["players"][2]["kingdom"][3].__setitem__(0, "")), "#players-2-cells-errors", "Cy, row 4, column 1: no card chosen"),
+    "R8-unknown-legend": (_bad(lambda g: g["players"][0]["legends"].append("lands-ocean")), "#players-0-legends-errors", "lands-ocean"),
+    "R6.1-legend-claimed-twice": (_bad(lambda g: g["players"][2]["legends"].append("tribes-humans")), "#players-2-legends-errors", "already claimed by Ada"),
+}
+
+
+@pytest.mark.parametrize("game,where,text", R8_FORM_CASES.values(), ids=R8_FORM_CASES.keys())
+def test_R8_errors_beside_the_field_and_entries_kept(client, game, where, text):
+    data = form_data(game)
+    response = client.post("/", data=data)
+    assert response.status_code == 422
+    soup = soup_of(response)
+    assert soup.select_one("#form-errors")
+    errors = soup.select_one(where)
+    assert errors is not None, soup.select(".field-errors")
+    assert text in errors.get_text()
+    assert_entries_kept(soup, data)
+    assert "Location" not in response.headers
+
+
+def test_R8_unknown_cell_is_marked_invalid(client):
+    data = form_data(_bad(lambda g: g["players"][0]["kingdom"][1].__setitem__(2, "unicorn")))
+    soup = soup_of(client.post("/", data=data))
+    assert soup.select_one("#players-0-cells-6")["aria-invalid"] == "true"
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_R8_player_count_refused_with_a_message(client, players):
+    game = copy.deepcopy(GAME)
+    extra = copy.deepcopy(GAME["players"][0]) | {"name": "Eve", "legends": []}
+    game["players"] = (game["players"] + [extra])[:players]
+    data = form_data(game)
+    response = client.post("/", data=data)
+    assert response.status_code == 422
+    soup = soup_of(response)
+    assert f"2 to 4 players, not {players}" in soup.select_one("#form-errors").get_text()
+    assert len(soup.select("fieldset.player")) == players
+    assert_entries_kept(soup, data)
+
+
+def test_R9_unknown_ruleset_refused(client):
+    data = form_data(GAME) | {"ruleset": "speed"}
+    response = client.post("/", data=data)
+    assert response.status_code == 422
+    assert "unknown ruleset" in soup_of(response).select_one("#form-errors").get_text()
+
+
+def test_R9_classic_ruleset_through_the_form(client):
+    case = load_case(CASE_FILES[19])
+    page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
+    assert soup_of(page).select_one("#ruleset").get_text() == "Classic"
+
+
+def test_several_problems_are_all_shown_at_once(client):
+    def mutate(g):
+        g["players"][0]["name"] = ""
+        g["players"][1]["kingdom"][0][0] = "x"
+        g["players"][2]["kingdom"][3][3] = "y"
+
+    soup = soup_of(client.post("/", data=form_data(_bad(mutate))))
+    assert soup.select_one("#players-0-name-errors")
+    assert soup.select_one("#players-1-cells-errors")
+    assert soup.select_one("#players-2-cells-errors")
+
+
+@pytest.fixture
+def csrf_client():
+    app = create_app({"TESTING": True, "SECRET_KEY": "test"})
+    return app.test_client()
+
+
+def test_csrf_token_rendered_and_required(csrf_client):
+    soup = soup_of(csrf_client.get("/"))
+    token = soup.select_one("input[name=csrf_token]")["value"]
+    data = form_data(GAME)
+    refused = csrf_client.post("/", data=data)
+    assert refused.status_code == 400
+    refused_soup = soup_of(refused)
+    assert "expired" in refused_soup.select_one("#form-errors").get_text()
+    assert_entries_kept(refused_soup, data)
+    accepted = csrf_client.post("/", data=data | {"csrf_token": token})
+    assert accepted.status_code == 303
+
+
+def test_api_is_stateless_and_needs_no_csrf_token(csrf_client):
+    assert csrf_client.post("/api/score", json=GAME).status_code == 200
+
+
+def test_unknown_page_is_a_friendly_404(client):
+    response = client.get("/nowhere")
+    assert response.status_code == 404
+    assert soup_of(response).select_one("#error h1").get_text() == "Not found"
+
+
+def test_oversized_body_refused(client):
+    response = client.post("/", data={"players-0-name": "x" * (300 * 1024)})
+    assert response.status_code == 413
+    assert b"Traceback" not in response.data

@@ -1,0 +1,144 @@
+"""Every worked game through the real form (POST → redirect → sheet) and the JSON API."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+from scorekeeper.engine import LEGENDS
+from tests.conftest import CASE_FILES, form_data, load_case
+
+ROWS = ["elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflicts"]
+
+
+def read_sheet(html: bytes) -> dict:
+    """The score table as {"names": [...], "<row id>": [ints per player]}."""
+    soup = BeautifulSoup(html, "html.parser")
+    table = soup.select_one("table#score-table")
+    names = [th.get_text(strip=True) for th in table.select("thead th.player-name")]
+    sheet = {"names": names}
+    for tr in table.select("tbody tr"):
+        key = tr["id"].removeprefix("row-")
+        sheet[key] = [int(td["data-value"]) for td in tr.find_all("td")]
+        sheet[key + "-label"] = tr.find("th").get_text(strip=True)
+    return sheet
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[p.name for p in CASE_FILES])
+def test_case_through_form(client, path):
+    case = load_case(path)
+    response = client.post("/", data=form_data(case["game"]))
+    assert response.status_code == 303, response.data[:500]
+    sheet_url = response.headers["Location"]
+    assert sheet_url.startswith("/sheet/")
+    page = client.get(sheet_url)
+    assert page.status_code == 200
+    sheet = read_sheet(page.data)
+    expected = case["expected"]["players"]
+    assert sheet["names"] == [p["name"] for p in expected]
+    for row in ROWS:
+        assert sheet[row] == [p["categories"][row] for p in expected], row
+    assert sheet["total"] == [p["total"] for p in expected]
+    assert sheet["place"] == [p["place"] for p in expected]
+    soup = BeautifulSoup(page.data, "html.parser")
+    assert soup.select_one("#ruleset").get_text(strip=True).lower() == case["expected"]["ruleset"]
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[p.name for p in CASE_FILES])
+def test_case_through_api(client, path):
+    case = load_case(path)
+    response = client.post("/api/score", json=case["game"])
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["ruleset"] == case["expected"]["ruleset"]
+    got = [{k: p[k] for k in ("name", "categories", "total", "place")} for p in body["players"]]
+    assert got == case["expected"]["players"]
+
+
+def test_every_case_file_is_checked():
+    assert len(CASE_FILES) == 20
+
+
+def test_sheet_table_rows_are_labelled_in_first_cell(client):
+    case = load_case(CASE_FILES[18])  # 19-four-players
+    page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
+    sheet = read_sheet(page.data)
+    labels = [sheet[key + "-label"] for key in [*ROWS, "total", "place"]]
+    assert labels == ["Elves", "Dwarves", "Humans", "Goblins", "Dragons", "Legends", "Conflicts", "Total", "Place"]
+
+
+def test_R7_5_sheet_states_the_tiebreak(client):
+    case = load_case(next(p for p in CASE_FILES if p.name.startswith("17-")))
+    page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
+    soup = BeautifulSoup(page.data, "html.parser")
+    note = soup.select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
+    assert "Ada ahead of Bo" in note and "position 1: 6 vs 4" in note
+    assert soup.select_one("#winner strong").get_text() == "Ada"
+
+
+def test_R7_4_shared_win_is_announced(client):
+    case = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))
+    page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
+    soup = BeautifulSoup(page.data, "html.parser")
+    winners = [s.get_text() for s in soup.select("#winner strong")]
+    assert len(winners) == 2 and "share the win" in soup.select_one("#winner").get_text()
+    assert soup.select("#tiebreaks li.shared-place")
+
+
+def test_R1_deck_warning_shown(client):
+    case = load_case(CASE_FILES[0])  # 16 Forests in a 2-player game
+    page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
+    soup = BeautifulSoup(page.data, "html.parser")
+    warnings = [li.get_text() for li in soup.select("#warnings li.warning")]
+    assert any("Forests" in w and "16 entered, 4 in the deck" in w for w in warnings)
+
+
+def test_grid_shows_each_card_and_its_points(client):
+    case = load_case(next(p for p in CASE_FILES if p.name.startswith("15-")))
+    page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
+    soup = BeautifulSoup(page.data, "html.parser")
+    kingdom = case["game"]["players"][0]["kingdom"]
+    cells = soup.select("#kingdom-0 table.grid td")
+    assert [td["data-card"] for td in cells] == [card for row in kingdom for card in row]
+    dragons = soup.select("#kingdom-0 td.card-dragon")
+    assert dragons and all("tamed" in td["class"] or "wild" in td["class"] for td in dragons)
+
+
+def test_explanations_name_the_tamers(client):
+    case = load_case(next(p for p in CASE_FILES if p.name.startswith("15-")))
+    page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
+    soup = BeautifulSoup(page.data, "html.parser")
+    lines = [li.get_text() for li in soup.select("#explain-0-dragons li")]
+    assert lines and all(line.startswith("Dragon at r") for line in lines)
+    assert any("domesticated by" in line for line in lines)
+
+
+def test_sheet_reload_is_a_get_and_reproduces_the_game(client):
+    case = load_case(CASE_FILES[18])
+    url = client.post("/", data=form_data(case["game"])).headers["Location"]
+    first, second = client.get(url), client.get(url)
+    assert first.data == second.data
+
+
+def test_edit_returns_the_filled_form(client):
+    case = load_case(CASE_FILES[18])
+    game = case["game"]
+    url = client.post("/", data=form_data(game)).headers["Location"]
+    soup = BeautifulSoup(client.get(url + "/edit").data, "html.parser")
+    for i, player in enumerate(game["players"]):
+        assert soup.select_one(f"#players-{i}-name")["value"] == player["name"]
+        cells = [card for row in player["kingdom"] for card in row]
+        for m, card in enumerate(cells):
+            assert soup.select_one(f"#players-{i}-cells-{m} option[selected]")["value"] == card
+        checked = [box["value"] for box in soup.select(f"#player-{i} input[type=checkbox][checked]")]
+        assert checked == [legend.id for legend in LEGENDS if legend.id in player["legends"]]
+    assert soup.select_one("input[name=ruleset][checked]")["value"] == game["ruleset"]
+
+
+@pytest.mark.parametrize("token", ["nope", "1", "1AAAA", "1eNo" + "A" * 20, "2abc", "1" + "A" * 5000])
+def test_damaged_link_is_a_friendly_404(client, token):
+    response = client.get(f"/sheet/{token}")
+    assert response.status_code == 404
+    soup = BeautifulSoup(response.data, "html.parser")
+    assert "damaged" in soup.select_one("#error").get_text()
+    assert b"Traceback" not in response.data
