@@ -14,4 +14,5 @@ run: $(PY)
 
 test: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest

@@ -41,6 +41,9 @@ class Card(enum.Enum):
 LANDS: tuple[Card, ...] = (Card.FOREST, Card.SWAMP, Card.MOUNTAIN, Card.PLAIN)
 TRIBES: tuple[Card, ...] = (Card.ELVES, Card.DWARVES, Card.HUMANS, Card.GOBLINS)
 
+#: The ten canonical ids, as in game files (R1).
+CARD_IDS: frozenset[str] = frozenset(card.value for card in Card)
+
 _LABELS = {
     Card.FOREST: "Forest",
     Card.SWAMP: "Swamp",

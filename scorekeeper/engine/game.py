@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from .cards import Card
 from .errors import (
@@ -82,7 +83,9 @@ class Game:
         claimed_by: dict[str, str] = {}
         for index, raw in enumerate(raw_players):
             if not isinstance(raw, dict):
-                errors.append(InvalidGame("a player must be an object with name, kingdom and legends", player=index))
+                errors.append(
+                    InvalidGame("a player must be an object with name, kingdom and legends", player=index)
+                )
                 continue
             name, name_errors = _check_name(raw.get("name"), index, seen_names)
             errors.extend(name_errors)
@@ -91,7 +94,9 @@ class Game:
             kingdom_problems = kingdom_errors(raw.get("kingdom"), **who)
             errors.extend(kingdom_problems)
 
-            legends = raw.get("legends", [])
+            legends = raw.get("legends")
+            if legends is None:  # optional in game files; null means none claimed
+                legends = []
             legend_ids: list[str] = []
             if not isinstance(legends, list):
                 errors.append(InvalidGame("legends must be a list of Legend ids", **who))
@@ -104,7 +109,8 @@ class Game:
                 elif legend_id in claimed_by:
                     errors.append(
                         DuplicateLegend(
-                            f"Legend {legend_id!r} is already claimed by {claimed_by[legend_id]} (R6.1)", **who
+                            f"Legend {legend_id!r} is already claimed by {claimed_by[legend_id]} (R6.1)",
+                            **who,
                         )
                     )
                 else:
@@ -302,11 +308,12 @@ def score_game(game: Game) -> ScoreSheet:
     # R7.2–R7.4: place = 1 + number of players strictly ahead (competition ranking).
     places = [1 + sum(1 for other in keys if other > mine) for mine in keys]
     results = tuple(
-        PlayerResult(i, p, s, place) for i, (p, s, place) in enumerate(zip(game.players, scores, places))
+        PlayerResult(i, p, s, place)
+        for i, (p, s, place) in enumerate(zip(game.players, scores, places, strict=True))
     )
     order = sorted(range(len(results)), key=lambda i: (places[i], i))
     tiebreaks, shared, group = [], [], [order[0]]
-    for prev, cur in zip(order, order[1:]):
+    for prev, cur in pairwise(order):
         if keys[prev][0] != keys[cur][0]:
             group = [cur]
             continue
@@ -316,10 +323,10 @@ def score_game(game: Game) -> ScoreSheet:
                 shared.append(group)
             continue
         group = [cur]
-        position = next(i for i, (a, b) in enumerate(zip(keys[prev][1], keys[cur][1])) if a != b)
-        tiebreaks.append(
-            Tiebreak(prev, cur, keys[prev][0], position + 1, (keys[prev][1][position], keys[cur][1][position]))
-        )
+        ahead, behind = keys[prev][1], keys[cur][1]
+        position = next(i for i, (a, b) in enumerate(zip(ahead, behind, strict=True)) if a != b)
+        values = (ahead[position], behind[position])
+        tiebreaks.append(Tiebreak(prev, cur, keys[prev][0], position + 1, values))
     return ScoreSheet(
         game,
         results,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .cards import Card
+from .cards import CARD_IDS, Card
 from .errors import InvalidKingdom, UnknownCard
 
 SIZE = 4
@@ -19,8 +19,10 @@ CELLS = range(SIZE * SIZE)
 
 def cell_name(cell: int) -> str:
     """``"r2c3"`` for cell 6: 1-based row and column of a cell index 0..15."""
-    row, column = divmod(cell, SIZE)
-    return f"r{row + 1}c{column + 1}"
+    return _CELL_NAMES[cell]
+
+
+_CELL_NAMES = tuple(f"r{row + 1}c{column + 1}" for row in range(SIZE) for column in range(SIZE))
 
 
 def neighbours(cell: int) -> tuple[int, ...]:
@@ -193,7 +195,9 @@ class Kingdom:
         for (a, b), link in self.links.items():
             by_cell[a].append((b, link))
             by_cell[b].append((a, link))
-        return tuple(tuple(sorted(found, key=lambda pair: pair[0])) for found in by_cell)
+        # Already by cell order: ``links`` is sorted by pair, so each cell first
+        # meets the lower cells it pairs with, then the higher ones.
+        return tuple(tuple(found) for found in by_cell)
 
     def linked_to(self, cell: int) -> tuple[tuple[int, Link], ...]:
         """``(other cell, link)`` for every card linked to *cell*, by cell order."""
@@ -225,10 +229,9 @@ def kingdom_errors(
             )
     if errors:
         return errors
-    valid = {card.value for card in Card}
     for r, row in enumerate(rows, start=1):
         for c, value in enumerate(row, start=1):
-            if isinstance(value, str) and value in valid:
+            if isinstance(value, str) and value in CARD_IDS:
                 continue
             if value in ("", None):
                 message = "no card chosen"

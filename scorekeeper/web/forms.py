@@ -21,6 +21,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card
 
+
 def _card_choice(card: Card) -> SelectChoice:
     group = "Lands" if card.is_land else "Tribes" if card.is_tribe else "Special"
     return SelectChoice(card.value, card.label.removeprefix("Magical "), optgroup=group)

@@ -38,9 +38,7 @@ def _browser_available() -> str | None:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "browser-tests"}
-    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

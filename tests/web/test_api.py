@@ -19,15 +19,27 @@ def bad(mutate):
 
 API_ERRORS = {
     "R8-one-player": (bad(lambda g: g.update(players=g["players"][:1])), "2 to 4 players, not 1"),
-    "R8-five-players": (bad(lambda g: g["players"].append(dict(g["players"][0], name="Eve", legends=[]))), "not 5"),
+    "R8-five-players": (
+        bad(lambda g: g["players"].append(dict(g["players"][0], name="Eve", legends=[]))),
+        "not 5",
+    ),
     "R8-empty-name": (bad(lambda g: g["players"][0].update(name="")), "Player 1: the name is empty"),
     "R8-long-name": (bad(lambda g: g["players"][1].update(name="B" * 41)), "at most 40"),
     "R8-duplicate-name": (bad(lambda g: g["players"][1].update(name="ADA ")), "already used by Ada"),
     "R8-three-rows": (bad(lambda g: g["players"][2]["kingdom"].pop()), "Cy: the kingdom must be 4 rows"),
-    "R8-five-columns": (bad(lambda g: g["players"][3]["kingdom"][1].append("forest")), "Di, row 2: the row must have 4 cards"),
-    "R8-unknown-card": (bad(lambda g: g["players"][1]["kingdom"][2].__setitem__(3, "troll")), "Bo, row 3, column 4: 'troll'"),
+    "R8-five-columns": (
+        bad(lambda g: g["players"][3]["kingdom"][1].append("forest")),
+        "Di, row 2: the row must have 4 cards",
+    ),
+    "R8-unknown-card": (
+        bad(lambda g: g["players"][1]["kingdom"][2].__setitem__(3, "troll")),
+        "Bo, row 3, column 4: 'troll'",
+    ),
     "R8-unknown-legend": (bad(lambda g: g["players"][0]["legends"].append("x")), "'x' is not a Legend id"),
-    "R6.1-legend-twice": (bad(lambda g: g["players"][3]["legends"].append("tribes-humans")), "already claimed by Ada"),
+    "R6.1-legend-twice": (
+        bad(lambda g: g["players"][3]["legends"].append("tribes-humans")),
+        "already claimed by Ada",
+    ),
     "R9-unknown-ruleset": (bad(lambda g: g.update(ruleset="speed")), "unknown ruleset 'speed'"),
 }
 
@@ -52,5 +64,11 @@ def test_api_answers_the_cli_json_shape(client):
     assert set(body) >= {"ruleset", "players"}
     assert [p["name"] for p in body["players"]] == ["Ada", "Bo", "Cy", "Di"]
     assert set(body["players"][0]["categories"]) == {
-        "elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflicts"
+        "elves",
+        "dwarves",
+        "humans",
+        "goblins",
+        "dragons",
+        "legends",
+        "conflicts",
     }

@@ -83,12 +83,36 @@ def _bad(mutate):
 
 R8_FORM_CASES = {
     "R8-empty-name": (_bad(lambda g: g["players"][1].update(name="   ")), "#players-1-name-errors", "empty"),
-    "R8-long-name": (_bad(lambda g: g["players"][2].update(name="X" * 41)), "#players-2-name-errors", "41 characters"),
-    "R8-duplicate-name": (_bad(lambda g: g["players"][3].update(name=" ada ")), "#players-3-name-errors", "already used by Ada"),
-    "R8-unknown-card": (_bad(lambda g: g["players"][0]["kingdom"][1].__setitem__(2, "unicorn")), "#players-0-cells-errors", "row 2, column 3"),
-    "R8-empty-cell": (_bad(lambda g: g["players"][2]["kingdom"][3].__setitem__(0, "")), "#players-2-cells-errors", "Cy, row 4, column 1: no card chosen"),
-    "R8-unknown-legend": (_bad(lambda g: g["players"][0]["legends"].append("lands-ocean")), "#players-0-legends-errors", "lands-ocean"),
-    "R6.1-legend-claimed-twice": (_bad(lambda g: g["players"][2]["legends"].append("tribes-humans")), "#players-2-legends-errors", "already claimed by Ada"),
+    "R8-long-name": (
+        _bad(lambda g: g["players"][2].update(name="X" * 41)),
+        "#players-2-name-errors",
+        "41 characters",
+    ),
+    "R8-duplicate-name": (
+        _bad(lambda g: g["players"][3].update(name=" ada ")),
+        "#players-3-name-errors",
+        "already used by Ada",
+    ),
+    "R8-unknown-card": (
+        _bad(lambda g: g["players"][0]["kingdom"][1].__setitem__(2, "unicorn")),
+        "#players-0-cells-errors",
+        "row 2, column 3",
+    ),
+    "R8-empty-cell": (
+        _bad(lambda g: g["players"][2]["kingdom"][3].__setitem__(0, "")),
+        "#players-2-cells-errors",
+        "Cy, row 4, column 1: no card chosen",
+    ),
+    "R8-unknown-legend": (
+        _bad(lambda g: g["players"][0]["legends"].append("lands-ocean")),
+        "#players-0-legends-errors",
+        "lands-ocean",
+    ),
+    "R6.1-legend-claimed-twice": (
+        _bad(lambda g: g["players"][2]["legends"].append("tribes-humans")),
+        "#players-2-legends-errors",
+        "already claimed by Ada",
+    ),
 }
 
 

@@ -64,7 +64,17 @@ def test_sheet_table_rows_are_labelled_in_first_cell(client):
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
     sheet = read_sheet(page.data)
     labels = [sheet[key + "-label"] for key in [*ROWS, "total", "place"]]
-    assert labels == ["Elves", "Dwarves", "Humans", "Goblins", "Dragons", "Legends", "Conflicts", "Total", "Place"]
+    assert labels == [
+        "Elves",
+        "Dwarves",
+        "Humans",
+        "Goblins",
+        "Dragons",
+        "Legends",
+        "Conflicts",
+        "Total",
+        "Place",
+    ]
 
 
 def test_R7_5_sheet_states_the_tiebreak(client):

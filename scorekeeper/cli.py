@@ -1,0 +1,108 @@
+"""Command line: ``scorekeeper score GAME.json`` prints the score sheet.
+
+Thin on purpose: click reads the arguments, the engine decides everything
+(validation R8, scoring R3–R6, places R7), this module only lays the result out
+as text or JSON. Refused input exits with status 2 and one ``error: …`` line
+per problem on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NoReturn, TextIO
+
+import click
+
+from scorekeeper.engine import GameErrors, Row, ScoreSheet, score_game_dict
+
+#: Exit status for input the scorer refuses (the same as click's usage errors).
+EXIT_INVALID_INPUT = 2
+
+
+@click.group()
+def main() -> None:
+    """Score sheets for DRAKO: Aetherya Pocket."""
+
+
+@main.command()
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="A plain-text sheet, or the sheet as JSON (players in input order).",
+)
+@click.option("--explain", is_flag=True, help="List the cards behind every row (text format).")
+@click.pass_context
+def score(ctx: click.Context, file: TextIO, output_format: str, explain: bool) -> None:
+    """Score the game in FILE (a JSON game file; - reads standard input).
+
+    The file holds {"ruleset": "pocket", "players": [{"name": …, "kingdom":
+    4 rows of 4 card ids, "legends": [Legend ids]}, …]}.
+    """
+    name = getattr(file, "name", "<stdin>")  # a piped stream may have no name
+    source = "standard input" if name == "<stdin>" else name
+    try:
+        data = json.loads(file.read())
+    except UnicodeDecodeError:
+        _refuse(ctx, [f"{source} is not UTF-8 text"])
+    except json.JSONDecodeError as error:
+        _refuse(ctx, [f"{source} is not valid JSON: {error}"])
+    except RecursionError:
+        _refuse(ctx, [f"{source} is nested too deeply to be a game file"])
+    try:
+        sheet = score_game_dict(data)
+    except GameErrors as errors:
+        _refuse(ctx, [str(error) for error in errors.errors])
+    if output_format == "json":
+        click.echo(json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(format_sheet(sheet, explain=explain))
+
+
+def _refuse(ctx: click.Context, messages: list[str]) -> NoReturn:
+    for message in messages:
+        click.echo(f"error: {message}", err=True)
+    ctx.exit(EXIT_INVALID_INPUT)
+
+
+def format_sheet(sheet: ScoreSheet, *, explain: bool = False) -> str:
+    """The score sheet as plain text: one column per player (input order),
+    the seven rows, Total and Place, then winners, tiebreak notes (R7.5),
+    deck warnings (R1) and, with *explain*, the cards behind every row."""
+    names = [result.player.name for result in sheet.results]
+    label_width = max(len(row.label) for row in Row)
+    widths = [max(len(name), 5) for name in names]
+
+    def line(label: str, cells: list[str]) -> str:
+        padded = "  ".join(cell.rjust(width) for cell, width in zip(cells, widths, strict=True))
+        return f"{label.ljust(label_width)}  {padded}".rstrip()
+
+    lines = [f"DRAKO: Aetherya Pocket score sheet ({sheet.game.ruleset.name} rules)", ""]
+    lines.append(line("", names))
+    for row in Row:
+        lines.append(line(row.label, [str(result.rows[row]) for result in sheet.results]))
+    lines.append("-" * len(line("", names)))
+    lines.append(line("Total", [str(result.total) for result in sheet.results]))
+    lines.append(line("Place", [str(result.place) for result in sheet.results]))
+    lines.append("")
+
+    winners = [result.player.name for result in sheet.winners]
+    if len(winners) == 1:
+        lines.append(f"Winner: {winners[0]}")
+    else:
+        lines.append(f"Winners (shared): {', '.join(winners)}")
+    notes = [sheet.describe_tiebreak(t) for t in sheet.tiebreaks]
+    notes += [sheet.describe_shared(group) for group in sheet.shared]
+    lines.extend(f"Tiebreak: {note}" for note in notes)
+    lines.extend(f"Warning: {warning.message}" for warning in sheet.warnings)
+
+    if explain:
+        for result in sheet.results:
+            lines += ["", f"{result.player.name}: {result.total}"]
+            for row in Row:
+                lines.append(f"  {row.label} {result.rows[row]}")
+                lines.extend(f"    {sentence}" for sentence in result.score.explain(row))
+    return "\n".join(lines)

@@ -1,0 +1,59 @@
+"""The 20 worked games of tests/data/cases, replayed through the engine.
+
+Each file names the rule it illustrates ("rule"), the game as entered
+("game") and the score sheet a person computed by hand from RULES.md
+("expected": ruleset, and per player name, the seven categories, total, place).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.engine import Game, Row, score_game
+
+CASES_DIR = Path(__file__).parent.parent / "data" / "cases"
+CASE_FILES = sorted(CASES_DIR.glob("*.json"))
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def case_id(path: Path) -> str:
+    """``R5.3-13-four-dragons.json``: the rule, then the file name."""
+    return f"{load(path)['rule']}-{path.name}"
+
+
+def test_all_twenty_worked_games_are_collected():
+    assert len(CASE_FILES) == 20
+    assert [p.name[:2] for p in CASE_FILES] == [f"{n:02d}" for n in range(1, 21)]
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
+def test_worked_game_matches_expected_sheet(path):
+    case = load(path)
+    expected = case["expected"]
+
+    sheet = score_game(Game.from_dict(case["game"]))
+
+    assert sheet.game.ruleset.id == expected["ruleset"]
+    assert [r.player.name for r in sheet.results] == [p["name"] for p in expected["players"]]
+    for result, want in zip(sheet.results, expected["players"], strict=True):
+        assert {row.value: value for row, value in result.rows.items()} == want["categories"], want["name"]
+        assert result.total == want["total"], want["name"]
+        assert result.place == want["place"], want["name"]
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
+def test_worked_game_sheet_dict_matches_expected(path):
+    """The JSON shape the CLI and the web API serve carries the same figures."""
+    case = load(path)
+    expected = case["expected"]
+
+    sheet = score_game(Game.from_dict(case["game"])).to_dict()
+
+    assert sheet["ruleset"] == expected["ruleset"]
+    got = [{key: p[key] for key in ("name", "categories", "total", "place")} for p in sheet["players"]]
+    assert got == expected["players"]
+    assert all(list(p["categories"]) == [row.value for row in Row] for p in sheet["players"])
