@@ -270,11 +270,11 @@ class ScoreSheet:
         )
 
     def describe_shared(self, group: tuple[int, ...]) -> str:
+        """``"Ada, Bo and Cy share place 1: equal totals and equal sorted rows (R7.4)"``."""
         names = [self.results[i].player.name for i in group]
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
         place = self.results[group[0]].place
-        return (
-            f"{' and '.join(names)} share place {place}: equal totals and equal sorted rows (R7.4)"
-        )
+        return f"{listed} share place {place}: equal totals and equal sorted rows (R7.4)"
 
     def to_dict(self) -> dict:
         """The sheet in the CLI/API JSON shape: ruleset, and per player (input

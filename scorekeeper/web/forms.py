@@ -6,8 +6,11 @@ Field names follow WTForms list conventions: ``ruleset``, ``players-N-name``,
 
 from __future__ import annotations
 
+from datetime import date
+
 from flask_wtf import FlaskForm
 from wtforms import (
+    DateField,
     FieldList,
     Form,
     FormField,
@@ -17,6 +20,7 @@ from wtforms import (
     SelectMultipleField,
     StringField,
 )
+from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card
@@ -61,6 +65,7 @@ class GameForm(FlaskForm):
         default="pocket",
         validate_choice=False,
     )
+    played_on = DateField("Date played", validators=[Optional()], default=date.today)
     players = FieldList(FormField(PlayerForm), min_entries=0, max_entries=_MAX_ENTRIES)
 
     def fill_to_minimum(self) -> None:

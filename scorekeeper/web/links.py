@@ -1,7 +1,8 @@
 """A whole game packed into a short URL-safe token, so a score sheet needs no database.
 
 The token is versioned: ``1`` + base64url(zlib(JSON)), where the JSON is
-``[ruleset id, [[name, 16 card letters, [legend numbers]], ...]]``. Card
+``[ruleset id, [[name, 16 card letters, [legend numbers]], ...], date played]``
+(the date, ISO ``YYYY-MM-DD``, may be absent). Card
 letters and legend numbers index the engine's tuples, which only ever grow at
 the end. A token decodes to a game *file* object; the engine validates it as
 it validates any other input.
@@ -13,6 +14,7 @@ import base64
 import binascii
 import json
 import zlib
+from datetime import date
 
 from ..engine import LEGENDS, Card, Game
 
@@ -26,8 +28,8 @@ class DamagedLink(ValueError):
     """The token is not one this app wrote (cut short, altered, or too large)."""
 
 
-def encode_game(game: Game) -> str:
-    """The URL token for *game* (about 60–150 characters)."""
+def encode_game(game: Game, played_on: date | None = None) -> str:
+    """The URL token for *game*, played on *played_on* (about 100–250 characters)."""
     legend_numbers = {legend.id: n for n, legend in enumerate(LEGENDS)}
     packed = [
         game.ruleset.id,
@@ -40,12 +42,16 @@ def encode_game(game: Game) -> str:
             for player in game.players
         ],
     ]
+    if played_on is not None:
+        packed.append(played_on.isoformat())
     raw = json.dumps(packed, separators=(",", ":"), ensure_ascii=False).encode()
     return VERSION + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
 
 
-def decode_game(token: str) -> dict:
-    """The game file object packed in *token*; validate it with :meth:`Game.from_dict`.
+def decode_game(token: str) -> tuple[dict, date | None]:
+    """The game file object packed in *token*, and the date played if known.
+
+    Validate the game with :meth:`Game.from_dict`.
 
     :raises DamagedLink: if the token cannot be read.
     """
@@ -58,8 +64,9 @@ def decode_game(token: str) -> dict:
         raw = inflater.decompress(compressed, _MAX_JSON)
         if inflater.unconsumed_tail or not inflater.eof:
             raise DamagedLink("link too long or cut short")
-        ruleset, players = json.loads(raw)
-        return {
+        ruleset, players, *rest = json.loads(raw)
+        played_on = date.fromisoformat(rest[0]) if rest else None
+        game = {
             "ruleset": ruleset,
             "players": [
                 {
@@ -73,6 +80,7 @@ def decode_game(token: str) -> dict:
                 for name, cells, legends in players
             ],
         }
+        return game, played_on
     except DamagedLink:
         raise
     except (binascii.Error, zlib.error, ValueError, TypeError, IndexError, AttributeError) as error:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import date
 from types import SimpleNamespace
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 
 from ..engine import (
@@ -24,6 +25,7 @@ from ..engine import (
 )
 from .forms import GameForm
 from .links import DamagedLink, decode_game, encode_game
+from .pdf import choose_paper, render_pdf
 
 bp = Blueprint("sheets", __name__)
 
@@ -52,28 +54,57 @@ def new_game():
     if action == "add" or action.startswith("remove-"):
         return _render_form(_changed_players(form, action))
 
-    if not form.validate():
+    shape_ok = form.validate()
+    if "csrf_token" in form.errors:
         return _render_form(form, [EXPIRED], status=400)
     try:
         game = Game.from_dict(form.game_data())
     except GameErrors as problems:
         return _render_form(form, _attach_errors(form, problems.errors), status=422)
-    return redirect(url_for(".sheet", token=encode_game(game)), code=303)
+    if not shape_ok:
+        return _render_form(form, status=422)
+    return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)
 
 
 @bp.get("/sheet/<token>")
 def sheet(token: str):
     """The score sheet of the game packed in *token* (R7: rows, totals, places)."""
-    scored = score_game(_game_from_token(token))
-    grids = [_grid(result.score) for result in scored.results]
-    return render_template("sheets/sheet.html", sheet=scored, grids=grids, token=token, Row=Row)
+    return render_template("sheets/sheet.html", **_sheet_context(token))
+
+
+@bp.get("/sheet/<token>.pdf")
+def sheet_pdf(token: str):
+    """The score sheet as a one-page PDF: A4, or Letter by ``?paper=letter`` or
+    by the browser's language (en-US and the other Letter countries)."""
+    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    context = _sheet_context(token)
+    html = render_template("sheets/sheet.html", **context, pdf=True, paper=paper)
+    name = f"drako-score-sheet-{context['played_on'] or 'game'}.pdf"
+    return Response(
+        render_pdf(html, paper, base_url=request.url_root),
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{name}"'},
+    )
 
 
 @bp.get("/sheet/<token>/edit")
 def edit(token: str):
     """The form, filled with the game packed in *token*, to correct and score again."""
-    form = _form_from_data(_game_from_token(token).to_dict())
-    return _render_form(form)
+    game, played_on = _game_from_token(token)
+    return _render_form(_form_from_data(game.to_dict(), played_on))
+
+
+def _sheet_context(token: str) -> dict:
+    game, played_on = _game_from_token(token)
+    scored = score_game(game)
+    return {
+        "sheet": scored,
+        "grids": [_grid(result.score) for result in scored.results],
+        "token": token,
+        "played_on": played_on,
+        "Row": Row,
+        "share_url": url_for(".sheet", token=token, _external=True),
+    }
 
 
 def _grid(score: KingdomScore) -> list[SimpleNamespace]:
@@ -92,9 +123,10 @@ def _grid(score: KingdomScore) -> list[SimpleNamespace]:
     ]
 
 
-def _game_from_token(token: str) -> Game:
+def _game_from_token(token: str) -> tuple[Game, date | None]:
     try:
-        return Game.from_dict(decode_game(token))
+        data, played_on = decode_game(token)
+        return Game.from_dict(data), played_on
     except (DamagedLink, GameErrors):
         abort(404, description="This score-sheet link is damaged or incomplete. Ask for the link again.")
 
@@ -117,7 +149,7 @@ def _has_errors(panel) -> bool:
     return bool(panel.name.errors or panel.legends.errors or any(cell.errors for cell in panel.cells))
 
 
-def _form_from_data(data: dict) -> GameForm:
+def _form_from_data(data: dict, played_on: date | None = None) -> GameForm:
     """A form showing a game file object (entries kept exactly as given)."""
     players = [
         {
@@ -130,7 +162,11 @@ def _form_from_data(data: dict) -> GameForm:
     # FormField reads sub-form data as attributes, hence the namespaces.
     return GameForm(
         formdata=None,
-        data={"ruleset": data["ruleset"], "players": [SimpleNamespace(**p) for p in players]},
+        data={
+            "ruleset": data["ruleset"],
+            "played_on": played_on,
+            "players": [SimpleNamespace(**p) for p in players],
+        },
     )
 
 
@@ -144,7 +180,7 @@ def _changed_players(form: GameForm, action: str) -> GameForm:
         index = action.removeprefix("remove-")
         if index.isdigit() and int(index) < len(players):
             del players[int(index)]
-    changed = _form_from_data(data)
+    changed = _form_from_data(data, form.played_on.data)
     changed.fill_to_minimum()
     return changed
 

@@ -690,3 +690,14 @@ def test_sheet_dict_carries_an_explanation_list_per_row():
     ]
     assert sheet["winners"] == ["Ada"]
     assert len(sheet["tiebreaks"]) == 2  # one R7.3 note, one R7.4 note
+
+
+def test_R7_4_three_players_sharing_a_place_are_listed_once():
+    kingdom = [["plain"] * 4 for _ in range(4)]
+    game = Game.from_dict(
+        {"players": [{"name": n, "kingdom": kingdom, "legends": []} for n in ("Ada", "Bo", "Cy")]}
+    )
+    sheet = score_game(game)
+    assert [r.place for r in sheet.results] == [1, 1, 1]
+    assert sheet.shared == ((0, 1, 2),)
+    assert sheet.describe_shared(sheet.shared[0]).startswith("Ada, Bo and Cy share place 1")
