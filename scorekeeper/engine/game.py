@@ -10,6 +10,7 @@ The game file format is the ``game`` object of the worked cases::
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -105,11 +106,13 @@ class Game:
                 if not isinstance(legend_id, str) or legend_id not in LEGENDS_BY_ID:
                     errors.append(UnknownLegend(f"{str(legend_id)[:40]!r} is not a Legend id", **who))
                 elif legend_id in legend_ids:
-                    errors.append(DuplicateLegend(f"Legend {legend_id!r} is listed twice", **who))
+                    name = LEGENDS_BY_ID[legend_id].name
+                    errors.append(DuplicateLegend(f"the Legend “{name}” is listed twice", **who))
                 elif legend_id in claimed_by:
                     errors.append(
                         DuplicateLegend(
-                            f"Legend {legend_id!r} is already claimed by {claimed_by[legend_id]} (R6.1)",
+                            f"the Legend “{LEGENDS_BY_ID[legend_id].name}” is already claimed by "
+                            f"{claimed_by[legend_id]}; a Legend belongs to one player",
                             **who,
                         )
                     )
@@ -138,12 +141,40 @@ class Game:
         }
 
 
+#: Explicit direction embeddings, overrides and isolates (they reorder the sheet's text).
+_DIRECTION_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _is_forbidden(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ch in _DIRECTION_CONTROLS
+
+
+def _is_visible(ch: str) -> bool:
+    return not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Mn", "Me", "Zs", "Zl", "Zp")
+
+
 def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, list[GameError]]:
-    """The trimmed name and what is wrong with it (R8)."""
+    """The name as it will be shown (NFC, trimmed) and what is wrong with it (R8).
+
+    Beyond R8's empty / too long / duplicate: a name must be text; control
+    characters, unpaired surrogates and direction overrides are refused, and a
+    name of nothing but invisible characters counts as empty. Names are
+    compared after Unicode normalisation (NFC) and case folding, so two ways of
+    typing "Zoë" are the same name.
+    """
+    if raw is None:
+        raw = ""
     if not isinstance(raw, str):
-        raw = "" if raw is None else str(raw)
-    name = raw.strip()
-    if not name:
+        return "", [InvalidPlayerName("the name must be text", player=index)]
+    name = unicodedata.normalize("NFC", raw).strip()
+    if any(_is_forbidden(ch) for ch in name):
+        return "", [
+            InvalidPlayerName(
+                "the name contains control or direction characters; use letters, digits and punctuation",
+                player=index,
+            )
+        ]
+    if not any(_is_visible(ch) for ch in name):
         return name, [InvalidPlayerName("the name is empty", player=index)]
     if len(name) > MAX_NAME_LENGTH:
         return name, [
@@ -260,13 +291,16 @@ class ScoreSheet:
         return tuple(sorted(self.results, key=lambda r: (r.place, r.index)))
 
     def describe_tiebreak(self, tiebreak: Tiebreak) -> str:
-        """``"Ada ahead of Bo: both 6; sorted rows differ first at position 1: 6 vs 4 (R7.3)"``."""
+        """How R7.3 decided, in words (R7.5): ``"Ada ahead of Bo: both have 6
+        Harmony Points; with their rows sorted from highest to lowest, the
+        highest row decides, 6 vs 4."``"""
         ahead = self.results[tiebreak.ahead].player.name
         behind = self.results[tiebreak.behind].player.name
         a, b = tiebreak.values
+        which = "the highest row" if tiebreak.position == 1 else f"row {tiebreak.position}"
         return (
-            f"{ahead} ahead of {behind}: both {tiebreak.total}; sorted rows differ "
-            f"first at position {tiebreak.position}: {a} vs {b} (R7.3)"
+            f"{ahead} ahead of {behind}: both have {tiebreak.total} Harmony Points; with their "
+            f"rows sorted from highest to lowest, {which} decides, {a} vs {b}."
         )
 
     def describe_shared(self, group: tuple[int, ...]) -> str:

@@ -23,41 +23,41 @@ class Legend:
 
 
 LEGENDS: tuple[Legend, ...] = (
-    Legend("tribes-elves", "Elves", "2 connected Elves", 2),
-    Legend("tribes-dwarves", "Dwarves", "2 connected Dwarves", 2),
-    Legend("tribes-humans", "Humans", "2 connected Humans", 2),
-    Legend("tribes-goblins", "Goblins", "2 connected Goblins", 2),
-    Legend("alliance-humans-elves", "Humans & Elves", "Humans connected to Elves", 2),
-    Legend("alliance-humans-dwarves", "Humans & Dwarves", "Humans connected to Dwarves", 2),
+    Legend("tribes-elves", "Tribe of Elves", "2 connected Elves", 2),
+    Legend("tribes-dwarves", "Tribe of Dwarves", "2 connected Dwarves", 2),
+    Legend("tribes-humans", "Tribe of Humans", "2 connected Humans", 2),
+    Legend("tribes-goblins", "Tribe of Goblins", "2 connected Goblins", 2),
+    Legend("alliance-humans-elves", "Alliance of Humans and Elves", "Humans connected to Elves", 2),
+    Legend("alliance-humans-dwarves", "Alliance of Humans and Dwarves", "Humans connected to Dwarves", 2),
     Legend(
         "battle-goblins-humans",
-        "Goblins vs Humans",
+        "Battle of Goblins and Humans",
         "2 Goblins connected to one Humans card, or 2 Humans to one Goblin",
         3,
     ),
     Legend(
         "battle-goblins-elves",
-        "Goblins vs Elves",
+        "Battle of Goblins and Elves",
         "2 Goblins connected to one Elves card, or 2 Elves to one Goblin",
         3,
     ),
     Legend(
         "battle-goblins-dwarves",
-        "Goblins vs Dwarves",
+        "Battle of Goblins and Dwarves",
         "2 Goblins connected to one Dwarves card, or 2 Dwarves to one Goblin",
         3,
     ),
     Legend(
         "battle-elves-dwarves",
-        "Elves vs Dwarves",
+        "Battle of Elves and Dwarves",
         "2 Elves connected to one Dwarves card, or 2 Dwarves to one Elves card",
         3,
     ),
-    Legend("lands-plain", "Plains", "3 connected Plains", 4),
-    Legend("lands-swamp", "Swamps", "3 connected Swamps", 4),
-    Legend("lands-mountain", "Mountains", "3 connected Mountains", 4),
-    Legend("lands-forest", "Forests", "3 connected Forests", 4),
-    Legend("four-tribes", "Four tribes", "all four tribe types present", 4),
+    Legend("lands-plain", "Land of Plains", "3 connected Plains", 4),
+    Legend("lands-swamp", "Land of Swamps", "3 connected Swamps", 4),
+    Legend("lands-mountain", "Land of Mountains", "3 connected Mountains", 4),
+    Legend("lands-forest", "Land of Forests", "3 connected Forests", 4),
+    Legend("four-tribes", "Four Tribes", "all four tribe types present", 4),
 )
 
 LEGENDS_BY_ID: dict[str, Legend] = {legend.id: legend for legend in LEGENDS}

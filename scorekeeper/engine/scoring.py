@@ -183,7 +183,7 @@ class KingdomScore:
             return [d.describe() for d in self.dragons]
         if row is Row.CONFLICTS:
             return [c.describe() for c in self.conflicts]
-        return [f"{legend.name} ({legend.id}) → {legend.value:+d}" for legend in self.legends]
+        return [f"{legend.name}: {legend.requirement} → {legend.value:+d}" for legend in self.legends]
 
     def cells_for(self, row: Row) -> set[int]:
         """The cells that produced *row*, to highlight on the grid."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -23,9 +23,17 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        if _wants_json():
+            return jsonify(errors=[f"{error.name}: {error.description}"]), error.code
         return render_template("errors/error.html", error=error), error.code
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):
         app.logger.exception("unhandled error")
+        if _wants_json():
+            return jsonify(errors=["Internal error: nothing was scored or stored."]), 500
         return render_template("errors/error.html", error=None), 500
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")

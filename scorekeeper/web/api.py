@@ -14,9 +14,13 @@ def score():
     """Score a game file object; answers the CLI's ``--format json`` shape.
 
     400 with ``{"errors": [message, ...]}`` for input R8 refuses or for a
-    body that is not JSON.
+    body that is not JSON (too deeply nested JSON included). Every other
+    error under ``/api/`` is JSON too (see :func:`scorekeeper.web.init_app`).
     """
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None
     if data is None:
         return jsonify(errors=["the body must be a JSON game object (Content-Type: application/json)"]), 400
     try:

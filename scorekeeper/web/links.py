@@ -83,7 +83,15 @@ def decode_game(token: str) -> tuple[dict, date | None]:
         return game, played_on
     except DamagedLink:
         raise
-    except (binascii.Error, zlib.error, ValueError, TypeError, IndexError, AttributeError) as error:
+    except (
+        binascii.Error,
+        zlib.error,
+        ValueError,
+        TypeError,
+        IndexError,
+        AttributeError,
+        RecursionError,
+    ) as error:
         raise DamagedLink(f"unreadable link: {error}") from None
 
 

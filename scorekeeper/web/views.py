@@ -38,6 +38,9 @@ def csrf_refused(error: CSRFError):
     if request.endpoint != "sheets.new_game":
         return render_template("errors/error.html", error=error), 400
     form = GameForm(meta={"csrf": True})
+    action = request.form.get("action", "score")
+    if action == "add" or action.startswith("remove-"):
+        return _render_form(_changed_players(form, action))  # changes nothing on the server
     return _render_form(form, [EXPIRED], status=400)
 
 
@@ -140,6 +143,7 @@ def _render_form(form: GameForm, messages: list[str] | None = None, status: int 
             legends=LEGENDS,
             max_players=MAX_PLAYERS,
             entry_errors=any(_has_errors(player.form) for player in form.players),
+            player_has_errors=_has_errors,
         ),
         status,
     )

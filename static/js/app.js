@@ -5,6 +5,28 @@
     button.hidden = false;
     button.addEventListener("click", function () { window.print(); });
   });
+  // The "Legends claimed (n)" count follows the ticks.
+  document.querySelectorAll("details.legends").forEach(function (details) {
+    var count = details.querySelector(".count");
+    details.addEventListener("change", function () {
+      count.textContent = "(" + details.querySelectorAll("input[type=checkbox]:checked").length + ")";
+    });
+  });
+
+  // Removing a player who has entries asks first.
+  document.querySelectorAll(".remove-player").forEach(function (button) {
+    button.addEventListener("click", function (event) {
+      var panel = button.closest("fieldset.player");
+      var name = panel.querySelector("input[type=text]");
+      var filled = (name && name.value.trim()) ||
+        Array.prototype.some.call(panel.querySelectorAll("select"), function (s) { return s.value; }) ||
+        panel.querySelector("input[type=checkbox]:checked");
+      if (filled && !window.confirm(button.textContent.trim() + " and everything entered for them?")) {
+        event.preventDefault();
+      }
+    });
+  });
+
   var share = document.getElementById("share-link");
   if (share) {
     share.addEventListener("focus", function () { share.select(); });

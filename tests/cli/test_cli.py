@@ -84,7 +84,11 @@ def test_R7_5_text_sheet_states_tiebreak_and_shared_place(tmp_path):
     tiebreak = score(str(game_file(tmp_path, DATA / "cases" / "17-tiebreak-by-highest-row.json")))
     shared = score(str(game_file(tmp_path, DATA / "cases" / "18-shared-place.json")))
 
-    assert "Ada ahead of Bo: both 6; sorted rows differ first at position 1: 6 vs 4 (R7.3)" in tiebreak.stdout
+    assert (
+        "Ada ahead of Bo: both have 6 Harmony Points; with their rows sorted from highest to lowest, "
+        "the highest row decides, 6 vs 4."
+        in tiebreak.stdout
+    )
     assert "Winners (shared): Ada, Bo" in shared.stdout
     assert "Ada and Bo share place 1" in shared.stdout
     assert table_row(shared.stdout, "Place") == ["1", "1", "3"]
@@ -98,7 +102,7 @@ def test_explain_lists_the_cards_behind_each_row(tmp_path):
     assert explained.exit_code == 0, explained.output
     assert "Dragon at r2c2: domesticated by 4 Humans (r1c2, r2c1, r2c3, r3c2) → +4" in explained.stdout
     assert "Goblins r2c1 – Elves r3c1 (adjacent) → -2" in explained.stdout
-    assert "Four tribes (four-tribes) → +4" in explained.stdout
+    assert "Four Tribes: all four tribe types present → +4" in explained.stdout
     assert "Dragon at r2c2" not in plain.stdout
 
 

@@ -178,3 +178,40 @@ def test_R6_legends_null_or_missing_means_none_claimed():
     game["players"][1]["legends"] = None
     sheet = score_game(Game.from_dict(game))
     assert [r.rows[Row.LEGENDS] for r in sheet.results] == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("\u200b", "the name is empty"),  # zero-width space: displays as nothing
+        ("\u00a0 \u3000", "the name is empty"),
+        ("a\u202eb", "control or direction characters"),  # right-to-left override
+        ("x\x00", "control or direction characters"),
+        ("a\nb", "control or direction characters"),
+        ("\ud800", "control or direction characters"),  # unpaired surrogate
+        (True, "the name must be text"),
+        (1.5, "the name must be text"),
+        (float("nan"), "the name must be text"),
+        (["x"], "the name must be text"),
+    ],
+    ids=["zero-width", "only-spaces", "rtl-override", "nul", "newline", "surrogate", "bool", "float", "nan", "list"],
+)
+def test_R8_names_that_cannot_be_shown_are_refused(name, message):
+    game = {"players": [player("Bo"), {"name": name, "kingdom": plains(), "legends": []}]}
+    with pytest.raises(GameErrors) as caught:
+        Game.from_dict(game)
+    (error,) = caught.value.errors
+    assert isinstance(error, InvalidPlayerName) and error.player == 1 and message in error.message
+
+
+def test_R8_duplicate_names_compared_after_unicode_normalisation():
+    game = {"players": [player("Zo\u00eb"), player(" ZOE\u0308 ")]}
+    with pytest.raises(GameErrors) as caught:
+        Game.from_dict(game)
+    assert "already used by Zoë" in str(caught.value.errors[0])
+
+
+def test_R8_emoji_sequences_with_joiners_are_names():
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    game = Game.from_dict({"players": [player(family), player("Bo")]})
+    assert game.players[0].name == family

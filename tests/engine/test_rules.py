@@ -65,12 +65,15 @@ def test_R2_1_edge_neighbours_only_diagonals_never_count():
 
 
 def test_R2_1_edge_neighbour_forest_counts():
-    assert rows("""
+    assert (
+        rows("""
         El Fo Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """)[Row.ELVES] == 2
+    """)[Row.ELVES]
+        == 2
+    )
 
 
 def test_R2_single_portal_connects_its_edge_neighbours():
@@ -167,12 +170,15 @@ def test_R2_3_pair_linked_through_two_networks_is_one_connection():
 
 
 def test_R2_3_R4_2_conflict_through_two_networks_counts_once():
-    assert rows("""
+    assert (
+        rows("""
         Pl Pl Pl Pl
         Pl El Po Pl
         Pl Po Dw Pl
         Pl Pl Pl Pl
-    """)[Row.CONFLICTS] == -2
+    """)[Row.CONFLICTS]
+        == -2
+    )
 
 
 def test_R2_3_a_card_is_never_connected_to_itself():
@@ -209,10 +215,22 @@ def test_R2_4_connection_is_not_transitive_between_neighbours():
 # R3. Tribe points
 
 TRIBE_LAND_TABLE = [
-    ("elves", "forest", 2), ("elves", "swamp", -1), ("elves", "mountain", 0), ("elves", "plain", 0),
-    ("dwarves", "forest", 0), ("dwarves", "swamp", 0), ("dwarves", "mountain", 2), ("dwarves", "plain", 0),
-    ("humans", "forest", 1), ("humans", "swamp", -1), ("humans", "mountain", 1), ("humans", "plain", 2),
-    ("goblins", "forest", 0), ("goblins", "swamp", 3), ("goblins", "mountain", 0), ("goblins", "plain", 0),
+    ("elves", "forest", 2),
+    ("elves", "swamp", -1),
+    ("elves", "mountain", 0),
+    ("elves", "plain", 0),
+    ("dwarves", "forest", 0),
+    ("dwarves", "swamp", 0),
+    ("dwarves", "mountain", 2),
+    ("dwarves", "plain", 0),
+    ("humans", "forest", 1),
+    ("humans", "swamp", -1),
+    ("humans", "mountain", 1),
+    ("humans", "plain", 2),
+    ("goblins", "forest", 0),
+    ("goblins", "swamp", 3),
+    ("goblins", "mountain", 0),
+    ("goblins", "plain", 0),
 ]
 
 
@@ -237,31 +255,43 @@ def test_R3_1_a_forest_next_to_two_elves_scores_for_each():
 @pytest.mark.parametrize("ruleset", [POCKET, CLASSIC], ids=["pocket", "classic"])
 def test_R3_2_goblins_score_only_edge_adjacent_swamps(ruleset):
     # Swamp r2c1 is an edge neighbour (+3); Swamp r1c3 only shares portal r1c2.
-    assert rows("""
+    assert (
+        rows(
+            """
         Go Po Sw Pl
         Sw Pl Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """, ruleset)[Row.GOBLINS] == 3
+    """,
+            ruleset,
+        )[Row.GOBLINS]
+        == 3
+    )
 
 
 def test_R3_3_a_row_can_be_negative():
-    assert rows("""
+    assert (
+        rows("""
         Pl Sw Pl Pl
         Sw El Sw Pl
         Pl Sw Pl Pl
         Pl Pl Pl Pl
-    """)[Row.ELVES] == -4
+    """)[Row.ELVES]
+        == -4
+    )
 
 
 def test_R3_3_row_sums_every_card_of_the_type():
     # Humans r1c1: Forest +1, Plain +2; Humans r4c4: Swamp -1, Mountain +1.
-    assert rows("""
+    assert (
+        rows("""
         Hu Fo Dr Dr
         Pl Dr Dr Dr
         Dr Dr Dr Sw
         Dr Dr Mo Hu
-    """)[Row.HUMANS] == 3
+    """)[Row.HUMANS]
+        == 3
+    )
 
 
 # R4. Conflicts
@@ -322,12 +352,18 @@ def test_R4_3_goblins_through_a_portal_never_conflict_with_goblins(ruleset):
 )
 def test_R4_4_conflicts_row_is_minus_two_per_conflict(ruleset, points):
     # Four Goblins in a square: four edge-adjacent pairs (the diagonals do not count).
-    assert rows("""
+    assert (
+        rows(
+            """
         Go Go Pl Pl
         Go Go Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """, ruleset)[Row.CONFLICTS] == points
+    """,
+            ruleset,
+        )[Row.CONFLICTS]
+        == points
+    )
 
 
 def test_R4_4_no_conflict_row_is_zero():
@@ -387,69 +423,90 @@ def test_R5_3_only_three_domesticated_dragons_count_positive(count, beyond):
 
 
 def test_R5_3_four_dragons_two_domesticated_cancel_out():
-    scored = score_kingdom(kingdom("""
+    scored = score_kingdom(
+        kingdom("""
         El Dr El Pl
         Pl Pl Pl Pl
         Hu Dr Hu Pl
         Dr Pl Pl Dr
-    """), POCKET)
+    """),
+        POCKET,
+    )
     # Dragon r1c2 (two Elves) and r3c2 (two Humans) domesticated; r4c1 and r4c4 wild.
     assert [(d.cell, d.is_domesticated) for d in scored.dragons] == [
-        (1, True), (9, True), (12, False), (15, False)
+        (1, True),
+        (9, True),
+        (12, False),
+        (15, False),
     ]
     assert scored.rows[Row.DRAGONS] == 5 * 2 - 5 * 2
 
 
 def test_R5_1_goblins_never_tame():
-    scored = score_kingdom(kingdom("""
+    scored = score_kingdom(
+        kingdom("""
         Pl Go Pl Pl
         Go Dr Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """), POCKET)
+    """),
+        POCKET,
+    )
     assert scored.dragons[0].tamers == ()
     assert scored.rows[Row.DRAGONS] == -3
 
 
 def test_R5_1_mixed_tribes_do_not_tame():
     # One Elves, one Humans, one Dwarves around the Dragon: no two of one type.
-    assert rows("""
+    assert (
+        rows("""
         Pl El Pl Pl
         Hu Dr Dw Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """)[Row.DRAGONS] == -3
+    """)[Row.DRAGONS]
+        == -3
+    )
 
 
 def test_R5_1_two_of_one_type_tame_whatever_else_is_connected():
-    scored = score_kingdom(kingdom("""
+    scored = score_kingdom(
+        kingdom("""
         Pl El Pl Pl
         Go Dr El Pl
         Pl Hu Pl Pl
         Pl Pl Pl Pl
-    """), POCKET)
+    """),
+        POCKET,
+    )
     assert scored.dragons[0].tamers == ((Card.ELVES, (1, 6)),)
     assert scored.rows[Row.DRAGONS] == 3
 
 
 def test_R5_1_dragon_is_tamed_through_a_portal():
-    scored = score_kingdom(kingdom("""
+    scored = score_kingdom(
+        kingdom("""
         Dr Po Hu Pl
         Pl Hu Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """), POCKET)
+    """),
+        POCKET,
+    )
     assert scored.dragons[0].tamers == ((Card.HUMANS, (2, 5)),)
     assert scored.rows[Row.DRAGONS] == 3
 
 
 def test_R5_1_goblins_through_a_portal_do_not_tame_either():
-    assert rows("""
+    assert (
+        rows("""
         Dr Po Go Pl
         Pl Go Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """)[Row.DRAGONS] == -3
+    """)[Row.DRAGONS]
+        == -3
+    )
 
 
 def test_R5_no_dragon_no_dragon_points():
@@ -459,11 +516,20 @@ def test_R5_no_dragon_no_dragon_points():
 # R6. Legends
 
 LEGEND_VALUES = [
-    ("tribes-elves", 2), ("tribes-dwarves", 2), ("tribes-humans", 2), ("tribes-goblins", 2),
-    ("alliance-humans-elves", 2), ("alliance-humans-dwarves", 2),
-    ("battle-goblins-humans", 3), ("battle-goblins-elves", 3), ("battle-goblins-dwarves", 3),
+    ("tribes-elves", 2),
+    ("tribes-dwarves", 2),
+    ("tribes-humans", 2),
+    ("tribes-goblins", 2),
+    ("alliance-humans-elves", 2),
+    ("alliance-humans-dwarves", 2),
+    ("battle-goblins-humans", 3),
+    ("battle-goblins-elves", 3),
+    ("battle-goblins-dwarves", 3),
     ("battle-elves-dwarves", 3),
-    ("lands-plain", 4), ("lands-swamp", 4), ("lands-mountain", 4), ("lands-forest", 4),
+    ("lands-plain", 4),
+    ("lands-swamp", 4),
+    ("lands-mountain", 4),
+    ("lands-forest", 4),
     ("four-tribes", 4),
 ]
 
@@ -495,22 +561,28 @@ def test_R6_2_no_legend_no_points():
 
 
 def test_R7_1_total_is_the_sum_of_the_seven_rows():
-    scored = score_kingdom(kingdom("""
+    scored = score_kingdom(
+        kingdom("""
         El Dw Fo Pl
         Go Sw Dr Hu
         Pl Hu Mo Po
         Pl Pl Pl Pl
-    """), POCKET, ["four-tribes"])
+    """),
+        POCKET,
+        ["four-tribes"],
+    )
     assert len(scored.rows) == 7
     assert scored.total == sum(scored.rows.values())
 
 
 def test_R7_2_higher_total_places_higher():
-    sheet = score_game(game(
-        ("Ada", ALL_PLAINS, ["lands-plain"]),
-        ("Bo", ALL_PLAINS, ["tribes-elves"]),
-        ("Cy", ALL_PLAINS, ["battle-elves-dwarves"]),
-    ))
+    sheet = score_game(
+        game(
+            ("Ada", ALL_PLAINS, ["lands-plain"]),
+            ("Bo", ALL_PLAINS, ["tribes-elves"]),
+            ("Cy", ALL_PLAINS, ["battle-elves-dwarves"]),
+        )
+    )
     assert [(r.total, r.place) for r in sheet.results] == [(4, 1), (2, 3), (3, 2)]
     assert [r.player.name for r in sheet.winners] == ["Ada"]
     assert [r.player.name for r in sheet.ranked] == ["Ada", "Cy", "Bo"]
@@ -545,7 +617,8 @@ def test_R7_5_sheet_states_position_and_values_that_decided():
     sheet = score_game(game(*TIED_GAME))
     assert sheet.tiebreaks == (Tiebreak(ahead=0, behind=1, total=8, position=2, values=(4, 3)),)
     assert sheet.describe_tiebreak(sheet.tiebreaks[0]) == (
-        "Ada ahead of Bo: both 8; sorted rows differ first at position 2: 4 vs 3 (R7.3)"
+        "Ada ahead of Bo: both have 8 Harmony Points; with their rows sorted from highest to lowest, "
+        "row 2 decides, 4 vs 3."
     )
     assert sheet.shared == ((1, 2),)
     assert sheet.describe_shared(sheet.shared[0]).startswith("Bo and Cy share place 2")
@@ -553,31 +626,37 @@ def test_R7_5_sheet_states_position_and_values_that_decided():
 
 def test_R7_3_tiebreak_decided_at_position_one():
     # Ada: Elves 6. Bo: Dwarves 4 + Legends 2. Both 6; 6 vs 4 at position 1.
-    sheet = score_game(game(
-        ("Ada", "Fo El Fo Pl  Pl Fo Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", []),
-        ("Bo", "Dw Mo Pl Pl  Mo Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", ["tribes-dwarves"]),
-    ))
+    sheet = score_game(
+        game(
+            ("Ada", "Fo El Fo Pl  Pl Fo Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", []),
+            ("Bo", "Dw Mo Pl Pl  Mo Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", ["tribes-dwarves"]),
+        )
+    )
     assert [r.place for r in sheet.results] == [1, 2]
     assert sheet.tiebreaks == (Tiebreak(ahead=0, behind=1, total=6, position=1, values=(6, 4)),)
 
 
 def test_R7_3_tiebreak_lower_in_input_order_can_win():
-    sheet = score_game(game(
-        ("Ada", ALL_PLAINS, ["tribes-elves", "tribes-dwarves"]),  # Legends 4: sorted 4, 0, …
-        ("Bo", "El Fo Pl Pl  Fo Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", ["lands-forest"]),  # 4, 4
-        ("Cy", ALL_PLAINS, ["lands-plain", "lands-swamp"]),  # Legends 8: sorted 8, 0, …
-    ))
+    sheet = score_game(
+        game(
+            ("Ada", ALL_PLAINS, ["tribes-elves", "tribes-dwarves"]),  # Legends 4: sorted 4, 0, …
+            ("Bo", "El Fo Pl Pl  Fo Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", ["lands-forest"]),  # 4, 4
+            ("Cy", ALL_PLAINS, ["lands-plain", "lands-swamp"]),  # Legends 8: sorted 8, 0, …
+        )
+    )
     assert [r.total for r in sheet.results] == [4, 8, 8]
     assert [r.place for r in sheet.results] == [3, 2, 1]
     assert sheet.tiebreaks == (Tiebreak(ahead=2, behind=1, total=8, position=1, values=(8, 4)),)
 
 
 def test_R7_4_equal_after_tiebreak_share_the_place_one_one_three():
-    sheet = score_game(game(
-        ("Ada", ALL_PLAINS, ["tribes-elves"]),
-        ("Bo", ALL_PLAINS, ["tribes-dwarves"]),
-        ("Cy", ALL_PLAINS, []),
-    ))
+    sheet = score_game(
+        game(
+            ("Ada", ALL_PLAINS, ["tribes-elves"]),
+            ("Bo", ALL_PLAINS, ["tribes-dwarves"]),
+            ("Cy", ALL_PLAINS, []),
+        )
+    )
     assert [r.place for r in sheet.results] == [1, 1, 3]
     assert [r.player.name for r in sheet.winners] == ["Ada", "Bo"]
     assert sheet.shared == ((0, 1),)
@@ -636,12 +715,15 @@ def test_cell_names_are_one_based_row_then_column():
 
 
 def test_R3_explanation_lists_each_land_and_how_it_is_connected():
-    scored = score_kingdom(kingdom("""
+    scored = score_kingdom(
+        kingdom("""
         El Fo Pl Pl
         Po Po Pl Pl
         Pl Sw Pl Pl
         Pl Pl Pl Pl
-    """), POCKET)
+    """),
+        POCKET,
+    )
     assert scored.explain(Row.ELVES) == [
         "Elves at r1c1: Forest r1c2 +2 (adjacent and through portals r2c1+r2c2), "
         "Plain r2c3 +0 (through portals r2c1+r2c2), Plain r3c1 +0 (through portals r2c1+r2c2), "
@@ -650,12 +732,15 @@ def test_R3_explanation_lists_each_land_and_how_it_is_connected():
 
 
 def test_R5_explanation_names_the_tamers_cells():
-    scored = score_kingdom(kingdom("""
+    scored = score_kingdom(
+        kingdom("""
         Dr Po Hu Pl
         Pl Hu Pl Pl
         Pl Pl Pl Pl
         Pl Pl Pl Pl
-    """), POCKET)
+    """),
+        POCKET,
+    )
     assert scored.explain(Row.DRAGONS) == ["Dragon at r1c1: domesticated by 2 Humans (r1c3, r2c2) → +3"]
 
 
@@ -678,7 +763,10 @@ def test_R4_explanation_names_both_cards_and_the_portal():
 
 def test_R6_explanation_lists_claimed_legends():
     scored = score_kingdom(kingdom(ALL_PLAINS), POCKET, ["four-tribes", "tribes-elves"])
-    assert scored.explain(Row.LEGENDS) == ["Four tribes (four-tribes) → +4", "Elves (tribes-elves) → +2"]
+    assert scored.explain(Row.LEGENDS) == [
+        "Four Tribes: all four tribe types present → +4",
+        "Tribe of Elves: 2 connected Elves → +2",
+    ]
 
 
 def test_sheet_dict_carries_an_explanation_list_per_row():

@@ -72,3 +72,26 @@ def test_api_answers_the_cli_json_shape(client):
         "legends",
         "conflicts",
     }
+
+
+def test_too_deeply_nested_json_is_a_400_not_a_crash(client):
+    body = '{"players":' + "[" * 5000 + "]" * 5000 + "}"
+    response = client.post("/api/score", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["errors"]
+
+
+@pytest.mark.parametrize(
+    "method,path,status",
+    [("get", "/api/score", 405), ("post", "/api/nowhere", 404)],
+)
+def test_api_errors_are_json(client, method, path, status):
+    response = getattr(client, method)(path)
+    assert response.status_code == status
+    assert response.is_json and response.get_json()["errors"]
+
+
+def test_api_oversized_body_is_json_413(client):
+    response = client.post("/api/score", data="[" + " " * (300 * 1024) + "]", content_type="application/json")
+    assert response.status_code == 413
+    assert response.get_json()["errors"]

@@ -154,7 +154,7 @@ def test_R9_unknown_ruleset_refused(client):
     data = form_data(GAME) | {"ruleset": "speed"}
     response = client.post("/", data=data)
     assert response.status_code == 422
-    assert "unknown ruleset" in soup_of(response).select_one("#form-errors").get_text()
+    assert "Unknown ruleset 'speed'" in soup_of(response).select_one("#form-errors").get_text()
 
 
 def test_R9_classic_ruleset_through_the_form(client):
@@ -208,3 +208,29 @@ def test_oversized_body_refused(client):
     response = client.post("/", data={"players-0-name": "x" * (300 * 1024)})
     assert response.status_code == 413
     assert b"Traceback" not in response.data
+
+
+def test_adding_a_player_works_even_with_an_expired_csrf_token(csrf_client):
+    data = form_data({**GAME, "players": GAME["players"][:2]}, action="add")
+    response = csrf_client.post("/", data=data | {"csrf_token": "stale"})
+    assert response.status_code == 200
+    soup = soup_of(response)
+    assert len(soup.select("fieldset.player")) == 3
+    assert_entries_kept(soup, data)
+
+
+def test_add_and_remove_buttons_return_to_the_panel_concerned(client):
+    data = form_data({**GAME, "players": GAME["players"][:2]}, action="add")
+    soup = soup_of(client.post("/", data=data))
+    assert soup.select_one("#add-player")["formaction"] == "/#player-3"
+    assert soup.select_one("#player-2 .remove-player")["formaction"] == "/#player-1"
+
+
+def test_error_summary_links_to_each_player_with_a_problem(client):
+    def mutate(g):
+        g["players"][1]["name"] = ""
+        g["players"][3]["kingdom"][0][0] = "x"
+
+    soup = soup_of(client.post("/", data=form_data(_bad(mutate))))
+    links = [(a["href"], a.get_text()) for a in soup.select("#form-errors .error-players a")]
+    assert links == [("#player-1", "Player 2"), ("#player-3", "Di")]

@@ -82,7 +82,7 @@ def test_R7_5_sheet_states_the_tiebreak(client):
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
     soup = BeautifulSoup(page.data, "html.parser")
     note = soup.select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
-    assert "Ada ahead of Bo" in note and "position 1: 6 vs 4" in note
+    assert "Ada ahead of Bo" in note and "the highest row decides, 6 vs 4" in note
     assert soup.select_one("#winner strong").get_text() == "Ada"
 
 
@@ -152,3 +152,12 @@ def test_damaged_link_is_a_friendly_404(client, token):
     soup = BeautifulSoup(response.data, "html.parser")
     assert "damaged" in soup.select_one("#error").get_text()
     assert b"Traceback" not in response.data
+
+
+def test_deeply_nested_token_is_a_damaged_link(client):
+    import base64
+    import zlib
+
+    token = "1" + base64.urlsafe_b64encode(zlib.compress(b"[" * 1000 + b"]" * 1000)).decode().rstrip("=")
+    for url in (f"/sheet/{token}", f"/sheet/{token}/edit", f"/sheet/{token}.pdf"):
+        assert client.get(url).status_code == 404
