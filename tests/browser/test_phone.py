@@ -110,3 +110,18 @@ def test_errors_keep_entries_in_the_browser(phone, live_server):
     assert "already used by Ada" in phone.locator("#players-1-name-errors").inner_text()
     assert phone.locator("#players-1-name").input_value() == "ada"
     assert phone.locator("#players-3-cells-15").input_value() == game["players"][3]["kingdom"][3][3]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_browser_print_of_longest_names_is_one_page(phone, live_server, players):
+    from datetime import date
+
+    from scorekeeper.engine import Game
+    from scorekeeper.web.links import encode_game
+    from tests.web.test_pdf import worst_case
+
+    token = encode_game(Game.from_dict(worst_case(players)), date(2026, 11, 30))
+    phone.goto(f"{live_server}/sheet/{token}")
+    for paper in ("A4", "Letter"):
+        reader = PdfReader(io.BytesIO(phone.pdf(format=paper)))
+        assert len(reader.pages) == 1, paper
