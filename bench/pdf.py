@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import tempfile
 import time
 from datetime import date
 from pathlib import Path
@@ -37,7 +38,8 @@ def main() -> None:
     for i, player in enumerate(game["players"]):
         player["name"] = (f"{player['name']} Wanderer of the Endless Marches {i}" + "x" * 40)[:40]
     token = encode_game(Game.from_dict(game), date(2026, 11, 30))
-    client = create_app({"TESTING": True, "SECRET_KEY": "bench"}).test_client()
+    database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    client = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}).test_client()
 
     for paper in ("a4", "letter"):
         url = f"/sheet/{token}.pdf?paper={paper}"

@@ -32,9 +32,10 @@ def create_app(test_config: Mapping | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
 
-    from .web import init_app
+    from . import store, web
 
-    init_app(app)
+    store.init_app(app)
+    web.init_app(app)
     return app
 
 

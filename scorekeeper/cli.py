@@ -42,16 +42,7 @@ def score(ctx: click.Context, file: TextIO, output_format: str, explain: bool) -
     The file holds {"ruleset": "pocket", "players": [{"name": …, "kingdom":
     4 rows of 4 card ids, "legends": [Legend ids]}, …]}.
     """
-    name = getattr(file, "name", "<stdin>")  # a piped stream may have no name
-    source = "standard input" if name == "<stdin>" else name
-    try:
-        data = json.loads(file.read())
-    except UnicodeDecodeError:
-        _refuse(ctx, [f"{source} is not UTF-8 text"])
-    except json.JSONDecodeError as error:
-        _refuse(ctx, [f"{source} is not valid JSON: {error}"])
-    except RecursionError:
-        _refuse(ctx, [f"{source} is nested too deeply to be a game file"])
+    data = _read_json(ctx, file)
     try:
         sheet = score_game_dict(data)
     except GameErrors as errors:
@@ -60,6 +51,81 @@ def score(ctx: click.Context, file: TextIO, output_format: str, explain: bool) -
         click.echo(json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False))
     else:
         click.echo(format_sheet(sheet, explain=explain))
+
+
+@main.command("export")
+@click.option("--format", "output_format", type=click.Choice(["json", "csv"]), default="json", show_default=True)
+@click.option("--game", "public_id", metavar="ID", help="Only this saved game (the id in its read-only link).")
+@click.option(
+    "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="File to write (default: stdout)."
+)
+@click.pass_context
+def export_games(ctx: click.Context, output_format: str, public_id: str | None, output: TextIO) -> None:
+    """Write saved games as JSON game files ({"games": [...]}) or CSV.
+
+    Uses the app's database: SCOREKEEPER_DATABASE_URL / DATABASE_URL, else the
+    SQLite file in the instance folder.
+    """
+    from .store import games as store
+    from .store.exchange import game_file, games_csv, history_file
+
+    with _app().app_context():
+        if public_id:
+            saved = store.find_game(public_id)
+            if saved is None:
+                _refuse(ctx, [f"no saved game with id {public_id!r}"])
+            games = [saved]
+        else:
+            games = store.all_games()
+        if output_format == "csv":
+            output.write(games_csv(games))
+        else:
+            body = game_file(games[0]) if public_id else history_file(games)
+            output.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+
+
+@main.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@click.pass_context
+def import_file(ctx: click.Context, file: TextIO) -> None:
+    """Store the game file FILE (or a whole exported history) as saved games.
+
+    Prints each game's read-only and private path. All or nothing: one refused
+    game stores none (exit status 2, one error line per problem).
+    """
+    from .store.exchange import import_games
+
+    data = _read_json(ctx, file)
+    with _app().app_context():
+        try:
+            stored = import_games(data)
+        except GameErrors as errors:
+            _refuse(ctx, [str(error) for error in errors.errors])
+        for saved, secret in stored:
+            names = ", ".join(r.name for r in saved.results)
+            click.echo(f"saved {saved.played_on} {names}")
+            click.echo(f"  read-only: /g/{saved.public_id}")
+            click.echo(f"  private:   /g/{saved.public_id}/{secret}")
+
+
+def _app():
+    from . import create_app
+
+    return create_app()
+
+
+def _read_json(ctx: click.Context, file: TextIO) -> object:
+    """The JSON in *file*, or exit 2 with a message saying why it is not JSON."""
+    name = getattr(file, "name", "<stdin>")  # a piped stream may have no name
+    source = "standard input" if name == "<stdin>" else name
+    try:
+        return json.loads(file.read())
+    except UnicodeDecodeError:
+        _refuse(ctx, [f"{source} is not UTF-8 text"])
+    except json.JSONDecodeError as error:
+        _refuse(ctx, [f"{source} is not valid JSON: {error}"])
+    except RecursionError:
+        _refuse(ctx, [f"{source} is nested too deeply to be a game file"])
 
 
 def _refuse(ctx: click.Context, messages: list[str]) -> NoReturn:

@@ -37,10 +37,11 @@ from .game import (
 )
 from .kingdom import Kingdom, Link, PortalNetwork, cell_name
 from .legends import LEGENDS, LEGENDS_BY_ID, Legend
-from .rulesets import CLASSIC, DEFAULT_RULESET, POCKET, RULESETS, Ruleset, get_ruleset
+from .rulesets import CLASSIC, DEFAULT_RULESET, POCKET, RULES_VERSION, RULESETS, Ruleset, get_ruleset
 from .scoring import Conflict, DragonScore, KingdomScore, Row, TribeScore, score_kingdom
 
 __all__ = [
+    "RULES_VERSION",
     "CLASSIC", "DEFAULT_RULESET", "LANDS", "LEGENDS", "LEGENDS_BY_ID", "MAX_NAME_LENGTH",
     "MAX_PLAYERS", "MIN_PLAYERS", "POCKET", "RULESETS", "TRIBES", "Card", "Conflict",
     "DeckWarning", "DragonScore", "DuplicateLegend", "Game", "GameError", "GameErrors",

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from .cards import TRIBES, Card
 from .errors import UnknownRuleset
 
+#: Changes whenever a rule is implemented differently; saved games record it.
+RULES_VERSION = "2026.11"
+
 
 @dataclass(frozen=True)
 class Ruleset:

@@ -13,12 +13,14 @@ def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, qr_svg
+    from .games import bp as games_bp
     from .views import bp as sheets_bp
 
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
     app.register_blueprint(sheets_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(games_bp)
     app.jinja_env.globals.update(card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS)
 
     @app.errorhandler(HTTPException)

@@ -6,6 +6,8 @@ Symbols make grids readable in black-and-white print and without colour
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import segno
 from markupsafe import Markup
 
@@ -33,3 +35,37 @@ def card_symbol(card: Card) -> str:
 def qr_svg(url: str) -> Markup:
     """An inline SVG QR code of *url* (segno), safe to place in a template."""
     return Markup(segno.make(url, error="m").svg_inline(scale=2, border=2, omitsize=True))
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A line chart laid out for inline SVG: coordinates in a 600 × 220 box."""
+
+    width: int
+    height: int
+    points: list[tuple[float, float, int, str]]  # x, y, value, label
+    y_ticks: list[tuple[float, int]]  # y, value
+    zero_y: float | None
+
+
+def totals_chart(values: list[int], labels: list[str], width: int = 600, height: int = 220) -> Chart:
+    """Where each of *values* goes in the chart (left to right, higher is up)."""
+    left, right, top, bottom = 40, 12, 12, 28
+    low, high = min([0, *values]), max([0, *values])
+    if low == high:
+        high = low + 1
+    step = max(1, round((high - low) / 4))
+    ticks = list(range((low // step) * step, high + step, step))
+    low, high = ticks[0], ticks[-1]
+
+    def y(value: int) -> float:
+        return round(top + (high - value) * (height - top - bottom) / (high - low), 1)
+
+    span = max(1, len(values) - 1)
+    points = [
+        (round(left + i * (width - left - right) / span, 1), y(v), v, label)
+        for i, (v, label) in enumerate(zip(values, labels, strict=True))
+    ]
+    if len(values) == 1:
+        points = [((left + width - right) / 2, points[0][1], values[0], labels[0])]
+    return Chart(width, height, points, [(y(t), t) for t in ticks], y(0) if low < 0 < high else None)

@@ -14,14 +14,17 @@ from wtforms import (
     FieldList,
     Form,
     FormField,
+    HiddenField,
+    IntegerField,
     RadioField,
     SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
+    TextAreaField,
 )
-from wtforms.validators import Optional
-from wtforms.widgets import CheckboxInput, ListWidget
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card
 
@@ -88,3 +91,22 @@ class GameForm(FlaskForm):
                 for player in self.players
             ],
         }
+
+
+class DetailsMixin:
+    """Where the game was played and free notes, stored with a saved game."""
+
+    location = StringField("Location", validators=[Optional(), Length(max=100)], render_kw={"maxlength": 100})
+    notes = TextAreaField("Notes", validators=[Optional(), Length(max=2000)], render_kw={"maxlength": 2000, "rows": 3})
+
+
+class SaveGameForm(DetailsMixin, FlaskForm):
+    """Save the game of a sheet link: the link's token plus location and notes."""
+
+    token = HiddenField(validators=[DataRequired()])
+
+
+class CorrectionForm(DetailsMixin, GameForm):
+    """The game form of a saved game, remembering which revision it was opened at."""
+
+    based_on = IntegerField(widget=HiddenInput(), validators=[InputRequired()])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
 
@@ -18,12 +20,13 @@ from ..engine import (
     InvalidPlayerName,
     KingdomScore,
     Row,
+    ScoreSheet,
     UnknownCard,
     UnknownLegend,
     cell_name,
     score_game,
 )
-from .forms import GameForm
+from .forms import GameForm, SaveGameForm
 from .links import DamagedLink, decode_game, encode_game
 from .pdf import choose_paper, render_pdf
 
@@ -32,55 +35,115 @@ bp = Blueprint("sheets", __name__)
 EXPIRED = "The form had expired or came from elsewhere; check your entries and press “Score the game” again."
 
 
+#: The forms that enter a whole game: endpoint → (form class, its action URL).
+GAME_FORMS: dict[str, tuple[type[GameForm], Callable[[], str]]] = {}
+
+
 @bp.app_errorhandler(CSRFError)
 def csrf_refused(error: CSRFError):
-    """A post without a valid CSRF token: nothing is scored, every entry comes back."""
-    if request.endpoint != "sheets.new_game":
+    """A post without a valid CSRF token: nothing is scored or stored, every entry comes back."""
+    if request.endpoint not in GAME_FORMS:
         return render_template("errors/error.html", error=error), 400
-    form = GameForm(meta={"csrf": True})
+    form_class, action_url = GAME_FORMS[request.endpoint]
+    form = form_class(meta={"csrf": True})
     action = request.form.get("action", "score")
     if action == "add" or action.startswith("remove-"):
-        return _render_form(_changed_players(form, action))  # changes nothing on the server
-    return _render_form(form, [EXPIRED], status=400)
+        return render_game_form(_changed_players(form, action), action_url())  # changes nothing
+    return render_game_form(form, action_url(), [EXPIRED], status=400)
 
 
 @bp.route("/", methods=["GET", "POST"])
 def new_game():
     """The new-game form. Its buttons score the game, add or remove a player."""
+    action_url = url_for(".new_game")
     if request.method == "GET":
         form = GameForm()
         form.fill_to_minimum()
-        return _render_form(form)
+        return render_game_form(form, action_url)
 
-    form = GameForm()
+    def show_sheet(game: Game, form: GameForm):
+        return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)
+
+    return process_game_form(GameForm(), action_url, show_sheet)
+
+
+GAME_FORMS["sheets.new_game"] = (GameForm, lambda: url_for("sheets.new_game"))
+
+
+def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game, GameForm], Response]):
+    """The POST of a game form: add or remove a player panel, or check the
+    entries with the engine (R8) and hand a valid game to *on_valid*. Every
+    refusal shows the form again with all entries and the errors beside them."""
     action = request.form.get("action", "score")
     if action == "add" or action.startswith("remove-"):
-        return _render_form(_changed_players(form, action))
-
+        return render_game_form(_changed_players(form, action), action_url)
     shape_ok = form.validate()
     if "csrf_token" in form.errors:
-        return _render_form(form, [EXPIRED], status=400)
+        return render_game_form(form, action_url, [EXPIRED], status=400)
     try:
         game = Game.from_dict(form.game_data())
     except GameErrors as problems:
-        return _render_form(form, _attach_errors(form, problems.errors), status=422)
+        return render_game_form(form, action_url, _attach_errors(form, problems.errors), status=422)
     if not shape_ok:
-        return _render_form(form, status=422)
-    return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)
+        return render_game_form(form, action_url, status=422)
+    return on_valid(game, form)
 
 
 @bp.get("/sheet/<token>")
 def sheet(token: str):
     """The score sheet of the game packed in *token* (R7: rows, totals, places)."""
-    return render_template("sheets/sheet.html", **_sheet_context(token))
+    game, played_on = _game_from_token(token)
+    context = sheet_context(score_game(game), played_on, _token_links(token))
+    return render_template("sheets/sheet.html", **context, save_form=SaveGameForm(token=token))
 
 
 @bp.get("/sheet/<token>.pdf")
 def sheet_pdf(token: str):
     """The score sheet as a one-page PDF: A4, or Letter by ``?paper=letter`` or
     by the browser's language (en-US and the other Letter countries)."""
+    game, played_on = _game_from_token(token)
+    return pdf_response(sheet_context(score_game(game), played_on, _token_links(token)))
+
+
+@bp.get("/sheet/<token>/edit")
+def edit(token: str):
+    """The form, filled with the game packed in *token*, to correct and score again."""
+    game, played_on = _game_from_token(token)
+    return render_game_form(form_from_data(GameForm, game.to_dict(), played_on), url_for(".new_game"))
+
+
+@dataclass(frozen=True)
+class SheetLinks:
+    """Where a sheet's buttons lead: ``edit`` may be ``None`` (read-only link)."""
+
+    share: str
+    pdf: str
+    edit: str | None = None
+
+
+def _token_links(token: str) -> SheetLinks:
+    return SheetLinks(
+        share=url_for(".sheet", token=token, _external=True),
+        pdf=url_for(".sheet_pdf", token=token),
+        edit=url_for(".edit", token=token),
+    )
+
+
+def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks, **extra) -> dict:
+    """What ``sheets/sheet.html`` needs to draw *scored*."""
+    return {
+        "sheet": scored,
+        "grids": [_grid(result.score) for result in scored.results],
+        "played_on": played_on,
+        "links": links,
+        "Row": Row,
+        **extra,
+    }
+
+
+def pdf_response(context: dict) -> Response:
+    """The sheet of *context* as a one-page PDF download (paper from the request)."""
     paper = choose_paper(request.args.get("paper"), request.accept_languages)
-    context = _sheet_context(token)
     html = render_template("sheets/sheet.html", **context, pdf=True, paper=paper)
     name = f"drako-score-sheet-{context['played_on'] or 'game'}.pdf"
     return Response(
@@ -88,26 +151,6 @@ def sheet_pdf(token: str):
         mimetype="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{name}"'},
     )
-
-
-@bp.get("/sheet/<token>/edit")
-def edit(token: str):
-    """The form, filled with the game packed in *token*, to correct and score again."""
-    game, played_on = _game_from_token(token)
-    return _render_form(_form_from_data(game.to_dict(), played_on))
-
-
-def _sheet_context(token: str) -> dict:
-    game, played_on = _game_from_token(token)
-    scored = score_game(game)
-    return {
-        "sheet": scored,
-        "grids": [_grid(result.score) for result in scored.results],
-        "token": token,
-        "played_on": played_on,
-        "Row": Row,
-        "share_url": url_for(".sheet", token=token, _external=True),
-    }
 
 
 def _grid(score: KingdomScore) -> list[SimpleNamespace]:
@@ -134,11 +177,13 @@ def _game_from_token(token: str) -> tuple[Game, date | None]:
         abort(404, description="This score-sheet link is damaged or incomplete. Ask for the link again.")
 
 
-def _render_form(form: GameForm, messages: list[str] | None = None, status: int = 200):
+def render_game_form(form: GameForm, action_url: str, messages: list[str] | None = None, status: int = 200):
+    """The game form page (new game or correction) with *messages* for the whole form."""
     return (
         render_template(
             "sheets/form.html",
             form=form,
+            action_url=action_url,
             messages=messages or [],
             legends=LEGENDS,
             max_players=MAX_PLAYERS,
@@ -153,8 +198,9 @@ def _has_errors(panel) -> bool:
     return bool(panel.name.errors or panel.legends.errors or any(cell.errors for cell in panel.cells))
 
 
-def _form_from_data(data: dict, played_on: date | None = None) -> GameForm:
-    """A form showing a game file object (entries kept exactly as given)."""
+def form_from_data(form_class: type[GameForm], data: dict, played_on: date | None = None, **extra) -> GameForm:
+    """A *form_class* form showing a game file object (entries kept exactly as
+    given); *extra* fills the form's other fields (location, notes, …)."""
     players = [
         {
             "name": p["name"],
@@ -164,18 +210,19 @@ def _form_from_data(data: dict, played_on: date | None = None) -> GameForm:
         for p in data["players"]
     ]
     # FormField reads sub-form data as attributes, hence the namespaces.
-    return GameForm(
+    return form_class(
         formdata=None,
         data={
             "ruleset": data["ruleset"],
             "played_on": played_on,
             "players": [SimpleNamespace(**p) for p in players],
+            **extra,
         },
     )
 
 
 def _changed_players(form: GameForm, action: str) -> GameForm:
-    """The same entries with one player panel added or removed."""
+    """The same entries (and other fields) with one player panel added or removed."""
     data = form.game_data()
     players = data["players"]
     if action == "add" and len(players) < MAX_PLAYERS:
@@ -184,9 +231,13 @@ def _changed_players(form: GameForm, action: str) -> GameForm:
         index = action.removeprefix("remove-")
         if index.isdigit() and int(index) < len(players):
             del players[int(index)]
-    changed = _form_from_data(data, form.played_on.data)
+    extra = {name: field.data for name, field in form._fields.items() if name not in GAME_FIELDS}
+    changed = form_from_data(type(form), data, form.played_on.data, **extra)
     changed.fill_to_minimum()
     return changed
+
+
+GAME_FIELDS = {"ruleset", "played_on", "players", "csrf_token"}
 
 
 def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:

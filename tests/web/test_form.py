@@ -176,8 +176,8 @@ def test_several_problems_are_all_shown_at_once(client):
 
 
 @pytest.fixture
-def csrf_client():
-    app = create_app({"TESTING": True, "SECRET_KEY": "test"})
+def csrf_client(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.db"})
     return app.test_client()
 
 

@@ -1,0 +1,76 @@
+"""Saved games: SQLAlchemy models, Alembic migrations and the queries the web layer needs.
+
+The database is an SQLite file in the instance folder unless ``DATABASE_URL``
+(or ``SCOREKEEPER_DATABASE_URL``) names another, such as PostgreSQL. The
+schema is brought up to date by Alembic when the app starts, so a fresh
+checkout needs no extra command.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+from flask_migrate import Migrate, upgrade
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate(directory=str(MIGRATIONS))
+
+
+def database_url(app: Flask) -> str:
+    """The database to use: ``SQLALCHEMY_DATABASE_URI`` if configured, else
+    ``SCOREKEEPER_DATABASE_URL`` or ``DATABASE_URL``, else an SQLite file in
+    the instance folder. ``postgres://`` is read as ``postgresql+psycopg://``."""
+    url = (
+        app.config.get("SQLALCHEMY_DATABASE_URI")
+        or app.config.get("DATABASE_URL")
+        or os.environ.get("SCOREKEEPER_DATABASE_URL")
+        or os.environ.get("DATABASE_URL")
+    )
+    if not url:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite3'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def init_app(app: Flask) -> None:
+    """Bind the database to *app* and migrate its schema to the newest revision."""
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
+    from . import models  # noqa: F401  (the tables Alembic compares against)
+
+    db.init_app(app)
+    migrate.init_app(app, db)
+    if app.config.get("AUTO_MIGRATE", True):
+        with app.app_context():
+            upgrade(directory=str(MIGRATIONS))
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
+    """SQLite: write-ahead logging (readers never wait for a writer), foreign
+    keys enforced, and a writer waits up to 30 s for another instead of failing."""
+    module = type(dbapi_connection).__module__
+    if not module.startswith("sqlite3"):
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

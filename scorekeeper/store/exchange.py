@@ -1,0 +1,141 @@
+"""Export and import: saved games as JSON game files and as CSV.
+
+JSON is the game file format (``ruleset``, ``players``) plus ``date``,
+``location`` and ``notes``; a whole history is ``{"games": [...]}``. Import
+takes either and validates every game with the engine before storing any.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+
+from ..engine import Game, GameError, GameErrors, InvalidGame, Row
+from . import db
+from .games import Details, save_game, sheet_of
+from .models import SavedGame
+
+#: A cell starting with one of these is a formula to spreadsheet programs.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+CSV_COLUMNS = [
+    "game",
+    "date",
+    "ruleset",
+    "location",
+    "player",
+    "place",
+    "total",
+    *[row.value for row in Row],
+    "kingdom",
+    "legends",
+    "notes",
+]
+
+
+def game_file(saved: SavedGame) -> dict:
+    """The saved game's current entry as a game file, with its details."""
+    return {
+        **saved.entry,
+        "date": saved.played_on.isoformat(),
+        "location": saved.location,
+        "notes": saved.notes,
+    }
+
+
+def history_file(games: list[SavedGame]) -> dict:
+    """Every game, as ``{"games": [game file, ...]}``."""
+    return {"games": [game_file(saved) for saved in games]}
+
+
+def neutralise(value: object) -> object:
+    """A CSV cell that no spreadsheet will run as a formula (text cells only)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def games_csv(games: list[SavedGame]) -> str:
+    """One CSV line per player per game, scores recomputed from the entries."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for saved in games:
+        sheet = sheet_of(saved.entry)
+        for result in sheet.results:
+            cells = [
+                saved.public_id,
+                saved.played_on.isoformat(),
+                saved.ruleset,
+                saved.location,
+                result.player.name,
+                result.place,
+                result.total,
+                *[result.rows[row] for row in Row],
+                " ".join(card.value for card in result.player.kingdom.cards),
+                " ".join(result.player.legends),
+                saved.notes,
+            ]
+            writer.writerow([neutralise(cell) for cell in cells])
+    return out.getvalue()
+
+
+def read_games(data: object) -> list[tuple[Game, Details]]:
+    """The games of a game file or history file, all validated.
+
+    :raises GameErrors: listing every problem; for a history, each message
+        says which game (``game 3: …``).
+    """
+    if isinstance(data, dict) and "games" in data:
+        games = data["games"]
+        if not isinstance(games, list) or not games:
+            raise GameErrors([InvalidGame('"games" must be a non-empty list of game files')])
+        many = True
+    else:
+        games, many = [data], False
+    read, errors = [], []
+    for number, item in enumerate(games, start=1):
+        try:
+            read.append((Game.from_dict(item), _details(item)))
+        except GameErrors as problems:
+            errors.extend(_numbered(problems.errors, number) if many else problems.errors)
+        except GameError as problem:
+            errors.extend(_numbered([problem], number) if many else [problem])
+    if errors:
+        raise GameErrors(errors)
+    return read
+
+
+def import_games(data: object) -> list[tuple[SavedGame, str]]:
+    """Store every game of *data* (all or none).
+
+    :returns: ``(saved game, edit secret)`` per game, in file order.
+    :raises GameErrors: if any game is refused; nothing is stored then.
+    """
+    games = read_games(data)
+    stored = []
+    try:
+        for game, details in games:
+            stored.append(save_game(game, details, commit=False))
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return stored
+
+
+def _details(item: dict) -> Details:
+    raw_date = item.get("date")
+    try:
+        played_on = date.fromisoformat(raw_date) if raw_date else date.today()
+    except (TypeError, ValueError):
+        raise GameError(f"date {str(raw_date)[:20]!r} is not a date like 2026-11-30") from None
+    location, notes = item.get("location") or "", item.get("notes") or ""
+    if not isinstance(location, str) or not isinstance(notes, str):
+        raise GameError("location and notes must be text")
+    return Details(played_on, location, notes)
+
+
+def _numbered(errors, number: int) -> list[GameError]:
+    return [InvalidGame(f"game {number}: {error}") for error in errors]

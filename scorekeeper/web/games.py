@@ -1,0 +1,257 @@
+"""Saved games: save from a sheet, read-only and private links, corrections,
+history, player stats, export and import.
+
+A saved game has two links: ``/g/<public id>`` (read-only, for the table) and
+``/g/<public id>/<secret>`` (private: correct or delete). A wrong secret is a
+404, exactly like a game that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+
+from ..engine import GameErrors, Row
+from ..store import games as store
+from ..store.exchange import game_file, games_csv, history_file, import_games
+from ..store.models import SavedGame
+from .display import totals_chart
+from .forms import CorrectionForm, SaveGameForm
+from .links import DamagedLink, decode_game
+from .views import (
+    GAME_FORMS,
+    SheetLinks,
+    form_from_data,
+    pdf_response,
+    process_game_form,
+    render_game_form,
+    sheet_context,
+)
+
+bp = Blueprint("games", __name__)
+
+
+@bp.app_template_filter("when")
+def when(moment: datetime) -> str:
+    """``"30 Nov 2026, 14:05 UTC"``: how the sheet shows a saved time."""
+    if moment.tzinfo is None:  # SQLite hands back naive UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%-d %b %Y, %H:%M UTC")
+
+
+@bp.post("/games")
+def save():
+    """Save the game of a sheet link; show its private page with both links."""
+    form = SaveGameForm()
+    if not form.validate():
+        abort(400, description="The save form was incomplete or had expired; open the sheet and save again.")
+    try:
+        data, played_on = decode_game(form.token.data)
+        game = store.game_of(data)
+    except (DamagedLink, GameErrors):
+        abort(400, description="That sheet link is damaged; nothing was saved.")
+    details = store.Details(played_on or date.today(), form.location.data or "", form.notes.data or "")
+    saved, secret = store.save_game(game, details)
+    flash("Saved. Share the read-only link; keep the private link to correct the game later.")
+    return redirect(url_for(".manage", public_id=saved.public_id, secret=secret), code=303)
+
+
+@bp.get("/g/<public_id>")
+def show(public_id: str):
+    """The read-only sheet of a saved game, recomputed from its stored entry."""
+    saved = _find(public_id)
+    return _render_saved(saved, saved.entry, viewing=None)
+
+
+@bp.get("/g/<public_id>/r/<int:number>")
+def revision(public_id: str, number: int):
+    """The sheet as it was in an earlier revision (corrections keep them all)."""
+    saved = _find(public_id)
+    viewed = next((r for r in saved.revisions if r.number == number), None)
+    if viewed is None:
+        abort(404)
+    return _render_saved(saved, viewed.entry, viewing=viewed)
+
+
+@bp.get("/g/<public_id>.pdf")
+def pdf(public_id: str):
+    """The saved game's sheet as a one-page PDF (paper as for any sheet)."""
+    saved = _find(public_id)
+    return pdf_response(
+        sheet_context(store.sheet_of(saved.entry), saved.played_on, _links(saved), saved=saved, owner=False)
+    )
+
+
+@bp.get("/g/<public_id>.<any(json, csv):fmt>")
+def export_one(public_id: str, fmt: str):
+    """One saved game as a JSON game file or as CSV."""
+    saved = _find(public_id)
+    if fmt == "json":
+        return _download(json.dumps(game_file(saved), indent=2, ensure_ascii=False), "json", f"drako-{public_id}")
+    return _download(games_csv([saved]), "csv", f"drako-{public_id}")
+
+
+@bp.get("/g/<public_id>/<secret>")
+def manage(public_id: str, secret: str):
+    """The private page: the sheet, both links (read-only also as QR), correct, delete."""
+    saved = _find_editable(public_id, secret)
+    return _render_saved(saved, saved.entry, viewing=None, secret=secret)
+
+
+@bp.route("/g/<public_id>/<secret>/edit", methods=["GET", "POST"])
+def correct(public_id: str, secret: str):
+    """Correct a saved game: the filled form; saving keeps the earlier revision."""
+    saved = _find_editable(public_id, secret)
+    action_url = url_for(".correct", public_id=public_id, secret=secret)
+    if request.method == "GET":
+        form = form_from_data(
+            CorrectionForm,
+            saved.entry,
+            saved.played_on,
+            location=saved.location,
+            notes=saved.notes,
+            based_on=saved.revision,
+        )
+        return render_game_form(form, action_url)
+
+    def store_correction(game, form: CorrectionForm):
+        details = store.Details(form.played_on.data or saved.played_on, form.location.data or "", form.notes.data or "")
+        try:
+            store.correct_game(saved, game, details, based_on=form.based_on.data)
+        except store.GameChanged:
+            # the next press saves over the current revision, knowingly
+            form.based_on.data, form.based_on.raw_data = saved.revision, [str(saved.revision)]
+            message = (
+                "This game was corrected by someone else since you opened it. Your entries are below; "
+                "open the game's page in another tab to compare, then press “Score the game” to save yours over it."
+            )
+            return render_game_form(form, action_url, [message], status=409)
+        flash("Correction saved; the earlier result is kept under “Corrected on …”.")
+        return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
+
+    return process_game_form(CorrectionForm(), action_url, store_correction)
+
+
+GAME_FORMS["games.correct"] = (
+    CorrectionForm,
+    lambda: url_for("games.correct", **request.view_args),
+)
+
+
+@bp.post("/g/<public_id>/<secret>/delete")
+def delete(public_id: str, secret: str):
+    """Delete a saved game for good (private link and CSRF token needed)."""
+    saved = _find_editable(public_id, secret)
+    if not FlaskForm().validate():
+        abort(400, description="The delete form had expired; open the private link and try again.")
+    store.delete_game(saved)
+    flash("The game was deleted.")
+    return redirect(url_for(".history_page"), code=303)
+
+
+@bp.get("/games")
+def history_page():
+    """Saved games, newest first, 20 a page, optionally only one player's."""
+    player = request.args.get("player", "")[:100]
+    page = store.history(request.args.get("page", 1, type=int), player)
+    return render_template("games/history.html", page=page, player=player)
+
+
+@bp.get("/games.<any(json, csv):fmt>")
+def export_all(fmt: str):
+    """The whole history as ``{"games": [...]}`` JSON or as CSV."""
+    games = store.all_games()
+    if fmt == "json":
+        return _download(json.dumps(history_file(games), indent=2, ensure_ascii=False), "json", "drako-history")
+    return _download(games_csv(games), "csv", "drako-history")
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_page():
+    """Upload a JSON game file (or a whole history) to store it as saved games."""
+    form = FlaskForm()
+    if request.method == "GET":
+        return render_template("games/import.html", form=form, errors=[])
+    upload = request.files.get("file")
+    errors: list[str] = []
+    if not form.validate():
+        errors.append("The form had expired; choose the file again.")
+    elif upload is None or not upload.filename:
+        errors.append("Choose a JSON game file to import.")
+    else:
+        try:
+            data = json.loads(upload.read().decode("utf-8-sig"))
+            stored = import_games(data)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            errors.append(f"{upload.filename} is not a JSON file.")
+        except GameErrors as problems:
+            errors.extend(str(error) for error in problems.errors)
+        else:
+            return render_template("games/imported.html", stored=stored)
+    return render_template("games/import.html", form=form, errors=errors), 422
+
+
+@bp.get("/players/<path:name>")
+def player(name: str):
+    """One player's stats over every saved game (name in any case)."""
+    stats = store.player_stats(name)
+    if stats is None:
+        abort(404, description="No saved game has a player of that name.")
+    chart = totals_chart(
+        [total for _, total, _ in stats.timeline],
+        [f"{played_on.isoformat()}: {total}" for played_on, total, _ in stats.timeline],
+    )
+    return render_template("games/player.html", stats=stats, chart=chart, Row=Row)
+
+
+def _find(public_id: str) -> SavedGame:
+    saved = store.find_game(public_id)
+    if saved is None:
+        abort(404, description="There is no saved game at this link (it may have been deleted).")
+    return saved
+
+
+def _find_editable(public_id: str, secret: str) -> SavedGame:
+    saved = store.find_game(public_id)
+    if saved is None or not store.may_edit(saved, secret):
+        abort(404, description="There is no saved game at this link (it may have been deleted).")
+    return saved
+
+
+def _links(saved: SavedGame, secret: str | None = None) -> SheetLinks:
+    return SheetLinks(
+        share=url_for("games.show", public_id=saved.public_id, _external=True),
+        pdf=url_for("games.pdf", public_id=saved.public_id),
+        edit=url_for("games.correct", public_id=saved.public_id, secret=secret) if secret else None,
+    )
+
+
+def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = None):
+    played_on = viewing.played_on if viewing else saved.played_on
+    context = sheet_context(
+        store.sheet_of(entry),
+        played_on,
+        _links(saved, secret),
+        saved=saved,
+        viewing=viewing,
+        owner=secret is not None,
+    )
+    if secret is not None:
+        context.update(
+            owner_url=url_for(".manage", public_id=saved.public_id, secret=secret, _external=True),
+            delete_url=url_for(".delete", public_id=saved.public_id, secret=secret),
+            delete_form=FlaskForm(),
+        )
+    return render_template("sheets/sheet.html", **context)
+
+
+def _download(body: str, fmt: str, name: str) -> Response:
+    mimetype = {"json": "application/json", "csv": "text/csv"}[fmt]
+    return Response(
+        body,
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'attachment; filename="{name}.{fmt}"'},
+    )

@@ -1,0 +1,236 @@
+"""Saved games over HTTP: save, read-only and private links, corrections, history, stats, export/import.
+
+Runs on SQLite and, when configured, on PostgreSQL (see ``database_url``).
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.conftest import CASE_FILES, form_data, load_case
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+TIE = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))
+
+
+def soup_of(response) -> BeautifulSoup:
+    return BeautifulSoup(response.data, "html.parser")
+
+
+def sheet_token(client, game: dict, played_on: str = "2026-11-28") -> str:
+    response = client.post("/", data=form_data(game) | {"played_on": played_on})
+    assert response.status_code == 303
+    return response.headers["Location"].removeprefix("/sheet/")
+
+
+def save(client, game: dict = FOUR["game"], played_on: str = "2026-11-28", **details) -> tuple[str, str]:
+    """Save *game*; returns (read-only path, private path)."""
+    token = sheet_token(client, game, played_on)
+    response = client.post("/games", data={"token": token, **details})
+    assert response.status_code == 303
+    private = response.headers["Location"]
+    match = re.fullmatch(r"/g/([\w-]+)/([\w-]+)", private)
+    assert match, private
+    return f"/g/{match[1]}", private
+
+
+def totals(response) -> list[int]:
+    return [int(td["data-value"]) for td in soup_of(response).select("#row-total td")]
+
+
+def test_sheet_offers_to_save(db_client):
+    token = sheet_token(db_client, FOUR["game"])
+    soup = soup_of(db_client.get(f"/sheet/{token}"))
+    assert soup.select_one("#save-game input[name=token]")["value"] == token
+
+
+def test_save_gives_read_only_and_private_links_with_qr(db_client):
+    public, private = save(db_client, location="Café Drako", notes="Cy's birthday")
+    page = db_client.get(private)
+    soup = soup_of(page)
+    assert totals(page) == [p["total"] for p in FOUR["expected"]["players"]]
+    assert soup.select_one("#read-only-link")["value"].endswith(public)
+    assert soup.select_one("#edit-link")["value"].endswith(private)
+    assert soup.select_one("#owner .qr-screen svg")
+    assert soup.select_one("#location").get_text() == "Café Drako"
+    assert soup.select_one("#played-on")["datetime"] == "2026-11-28"
+    public_id = public.removeprefix("/g/")
+    assert len(public_id) >= 16 and not public_id.isdigit()  # unguessable, not sequential
+
+
+def test_read_only_link_shows_the_sheet_but_no_way_to_change_it(db_client):
+    public, private = save(db_client)
+    page = db_client.get(public)
+    assert page.status_code == 200
+    assert totals(page) == [p["total"] for p in FOUR["expected"]["players"]]
+    soup = soup_of(page)
+    assert soup.select_one("#edit") is None and soup.select_one("#delete-game") is None
+    assert private not in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("suffix", ["", "/edit"])
+def test_wrong_secret_is_a_404(db_client, suffix):
+    public, private = save(db_client)
+    wrong = public + "/" + "x" * 32
+    assert db_client.get(wrong + suffix).status_code == 404
+    assert db_client.post(wrong + "/delete").status_code == 404
+    assert db_client.post(wrong + "/edit", data=form_data(FOUR["game"]) | {"based_on": 1}).status_code == 404
+    assert totals(db_client.get(public)) == [p["total"] for p in FOUR["expected"]["players"]]
+
+
+def test_read_only_link_cannot_edit_or_delete(db_client):
+    public, _ = save(db_client)
+    assert db_client.post(public + "/delete").status_code in (404, 405)
+    assert db_client.get(public + "/edit").status_code == 404
+    assert db_client.get(public).status_code == 200
+
+
+def test_correction_keeps_the_earlier_revision(db_client):
+    public, private = save(db_client)
+    edit = db_client.get(private + "/edit")
+    soup = soup_of(edit)
+    assert soup.select_one("#players-0-name")["value"] == "Ada"
+    assert soup.select_one("input[name=based_on]")["value"] == "1"
+    corrected = copy.deepcopy(FOUR["game"])
+    corrected["players"][0]["legends"] = []  # Ada had not claimed her Legend after all
+    response = db_client.post(
+        private + "/edit", data=form_data(corrected) | {"based_on": 1, "played_on": "2026-11-28", "location": "Home"}
+    )
+    assert response.status_code == 303 and response.headers["Location"] == private
+    page = db_client.get(public)
+    assert totals(page)[0] == FOUR["expected"]["players"][0]["total"] - 2
+    soup = soup_of(page)
+    assert soup.select_one("#revisions summary").get_text().startswith("Corrected on ")
+    old = db_client.get(public + "/r/1")
+    assert totals(old)[0] == FOUR["expected"]["players"][0]["total"]
+    assert "revision 1 of 2" in soup_of(old).select_one("#old-revision").get_text()
+    assert db_client.get(public + "/r/3").status_code == 404
+
+
+def test_stale_correction_is_refused_with_entries_kept(db_client):
+    public, private = save(db_client)
+    first = copy.deepcopy(FOUR["game"])
+    first["players"][1]["legends"] = []
+    assert db_client.post(private + "/edit", data=form_data(first) | {"based_on": 1}).status_code == 303
+    second = copy.deepcopy(FOUR["game"])
+    second["players"][2]["name"] = "Cyrus"
+    response = db_client.post(private + "/edit", data=form_data(second) | {"based_on": 1})
+    assert response.status_code == 409
+    soup = soup_of(response)
+    assert "corrected by someone else" in soup.select_one("#form-errors").get_text()
+    assert soup.select_one("#players-2-name")["value"] == "Cyrus"
+    assert soup.select_one("input[name=based_on]")["value"] == "2"
+    names = [th.get_text() for th in soup_of(db_client.get(public)).select("th.player-name")]
+    assert names == ["Ada", "Bo", "Cy", "Di"]  # the first correction stands
+    # pressing again, now based on revision 2, saves it on purpose
+    assert db_client.post(private + "/edit", data=form_data(second) | {"based_on": 2}).status_code == 303
+
+
+def test_invalid_correction_is_never_stored(db_client):
+    public, private = save(db_client)
+    bad = copy.deepcopy(FOUR["game"])
+    bad["players"][1]["name"] = "ADA"
+    response = db_client.post(private + "/edit", data=form_data(bad) | {"based_on": 1})
+    assert response.status_code == 422
+    assert soup_of(db_client.get(public)).select_one("#revisions") is None
+
+
+def test_delete_with_private_link(db_client):
+    public, private = save(db_client)
+    assert db_client.post(private + "/delete").status_code == 303
+    assert db_client.get(public).status_code == 404
+    assert db_client.get(private).status_code == 404
+
+
+def test_history_newest_first_filtered_and_paginated(db_client):
+    for day in range(1, 24):
+        game = copy.deepcopy(TIE["game"]) if day % 2 else copy.deepcopy(FOUR["game"])
+        save(db_client, game, played_on=f"2026-10-{day:02d}")
+    page1 = soup_of(db_client.get("/games"))
+    dates = [li.select_one(".when").get_text() for li in page1.select("#history li.game")]
+    assert len(dates) == 20 and dates[0].startswith("23 Oct 2026") and dates[-1].startswith("4 Oct 2026")
+    page2 = soup_of(db_client.get("/games?page=2"))
+    assert len(page2.select("#history li.game")) == 3
+    di = soup_of(db_client.get("/games?player=%20di%20"))
+    assert di.select_one("#count").get_text().startswith("11 games")
+    assert all("Di" in li.get_text() for li in di.select("#history li.game"))
+    newest = page1.select("#history li.game")[0]  # 23 Oct: the shared-place game
+    winners = [w.get_text() for w in newest.select(".winner-name")]
+    expected = [f"★ {p['name']} {p['total']}" for p in TIE["expected"]["players"] if p["place"] == 1]
+    assert winners == expected == ["★ Ada 2", "★ Bo 2"]  # a shared win shows every winner
+
+
+def test_player_stats(db_client):
+    save(db_client, FOUR["game"], played_on="2026-11-01")
+    tie = copy.deepcopy(TIE["game"])
+    save(db_client, tie, played_on="2026-11-02")
+    page = db_client.get("/players/ada")
+    soup = soup_of(page)
+    value = {tr["id"]: tr.find("td").get_text() for tr in soup.select("#stats tr")}
+    ada_four = FOUR["expected"]["players"][0]
+    ada_tie = next(p for p in TIE["expected"]["players"] if p["name"] == "Ada")
+    assert value["stat-games"] == "2"
+    assert (ada_four["place"], ada_tie["place"]) == (4, 1)
+    assert value["stat-wins"] == "0"  # her only place 1 is shared with Bo (R7.4) ...
+    assert value["stat-shared-wins"] == "1"  # ... so it counts here
+    assert value["stat-average"] == f"{(ada_four['total'] + ada_tie['total']) / 2:.1f}"
+    assert value["stat-best"] == str(max(ada_four["total"], ada_tie["total"]))
+    elves = (ada_four["categories"]["elves"] + ada_tie["categories"]["elves"]) / 2
+    assert soup.select_one("#avg-elves td").get_text() == f"{elves:.1f}"
+    assert len(soup.select("#chart svg circle")) == 2
+    assert db_client.get("/players/nobody").status_code == 404
+
+
+def test_export_import_round_trip(db_client):
+    public, _ = save(db_client, location="Club =SUM(A1)", notes="-2 for Bo")
+    exported = db_client.get(public + ".json").get_json()
+    assert exported["date"] == "2026-11-28" and exported["players"][0]["name"] == "Ada"
+    upload = {"file": (io.BytesIO(json.dumps(exported).encode()), "game.json")}
+    response = db_client.post("/games/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 200
+    link = soup_of(response).select_one("#imported a")["href"]
+    new_public = "/g/" + link.split("/")[2]
+    assert new_public != public
+    assert db_client.get(new_public + ".json").get_json() == exported
+
+
+def test_history_export_and_csv_neutralises_formulas(db_client):
+    save(db_client, location="=HYPERLINK(\"x\")", notes="+1")
+    everything = db_client.get("/games.json").get_json()
+    assert len(everything["games"]) == 1
+    rows = list(csv.DictReader(io.StringIO(db_client.get("/games.csv").get_data(as_text=True))))
+    assert [r["player"] for r in rows] == ["Ada", "Bo", "Cy", "Di"]
+    assert rows[0]["location"].startswith("'=") and rows[0]["notes"] == "'+1"
+    assert [int(r["total"]) for r in rows] == [p["total"] for p in FOUR["expected"]["players"]]
+    assert rows[0]["conflicts"] == str(FOUR["expected"]["players"][0]["categories"]["conflicts"])
+
+
+def test_import_refuses_invalid_files_and_stores_nothing(db_client):
+    bad = copy.deepcopy(FOUR["game"])
+    bad["players"][0]["kingdom"][0][0] = "unicorn"
+    history = {"games": [FOUR["game"], bad]}
+    response = db_client.post(
+        "/games/import",
+        data={"file": (io.BytesIO(json.dumps(history).encode()), "h.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "Game 2: Ada, row 1, column 1" in soup_of(response).select_one("#form-errors").get_text()
+    assert db_client.get("/games.json").get_json() == {"games": []}
+    response = db_client.post(
+        "/games/import", data={"file": (io.BytesIO(b"not json"), "x.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 422
+
+
+def test_saved_pdf(db_client):
+    public, _ = save(db_client)
+    response = db_client.get(public + ".pdf?paper=letter")
+    assert response.status_code == 200 and response.data.startswith(b"%PDF")
