@@ -39,7 +39,7 @@ def qr_svg(url: str) -> Markup:
 
 @dataclass(frozen=True)
 class Chart:
-    """A line chart laid out for inline SVG: coordinates in a 600 × 220 box."""
+    """A line chart laid out for inline SVG: coordinates in a width × height box (CSS px)."""
 
     width: int
     height: int
@@ -48,9 +48,9 @@ class Chart:
     zero_y: float | None
 
 
-def totals_chart(values: list[int], labels: list[str], width: int = 600, height: int = 220) -> Chart:
+def totals_chart(values: list[int], labels: list[str], width: int = 360, height: int = 180) -> Chart:
     """Where each of *values* goes in the chart (left to right, higher is up)."""
-    left, right, top, bottom = 40, 12, 12, 28
+    left, right, top, bottom = 34, 10, 10, 24
     low, high = min([0, *values]), max([0, *values])
     if low == high:
         high = low + 1
