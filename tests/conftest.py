@@ -26,6 +26,7 @@ def app(tmp_path):
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            "RATELIMIT_ENABLED": False,  # tests/security checks the limits
         }
     )
 
@@ -81,7 +82,13 @@ def database_url(request, tmp_path) -> str:
 def db_app(database_url):
     """The app on a fresh database of each kind (see ``database_url``)."""
     app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_url}
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "RATELIMIT_ENABLED": False,
+        }
     )
     yield app
     with app.app_context():

@@ -8,7 +8,9 @@ checkout needs no extra command.
 
 from __future__ import annotations
 
+import fcntl
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask
@@ -58,8 +60,43 @@ def init_app(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db)
     if app.config.get("AUTO_MIGRATE", True):
-        with app.app_context():
+        with app.app_context(), _migration_lock(app):
             upgrade(directory=str(MIGRATIONS))
+            # Workers forked after this (gunicorn --preload) must not share its connections.
+            db.engine.dispose()
+
+
+@contextmanager
+def _migration_lock(app: Flask):
+    """One process at a time migrates: several workers may start together.
+
+    PostgreSQL: a session advisory lock. SQLite: an exclusive lock on a file
+    beside the database (all workers of one SQLite file share a machine).
+    """
+    engine = db.engine
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            connection.exec_driver_sql(f"SELECT pg_advisory_lock({_LOCK_ID})")
+            try:
+                yield
+            finally:
+                connection.exec_driver_sql(f"SELECT pg_advisory_unlock({_LOCK_ID})")
+                connection.commit()
+        return
+    database = engine.url.database
+    lock_path = Path(database + ".migrate-lock") if database and database != ":memory:" else None
+    if lock_path is None:
+        yield
+        return
+    with open(lock_path, "a") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+_LOCK_ID = 720_461_113  # any constant; names this app's migration lock
 
 
 @event.listens_for(Engine, "connect")

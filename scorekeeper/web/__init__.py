@@ -16,12 +16,20 @@ def init_app(app: Flask) -> None:
     from .games import bp as games_bp
     from .views import bp as sheets_bp
 
+    from .security import init_security
+
+    init_security(app)
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
     app.register_blueprint(sheets_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
     app.jinja_env.globals.update(card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS)
+
+    @app.get("/healthz")
+    def healthz():
+        """Liveness for load balancers (and the hello-world baseline of bench/http.py)."""
+        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -21,6 +21,7 @@ from ..store.models import SavedGame
 from .display import totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .links import DamagedLink, decode_game
+from .security import limiter, save_rate_limit
 from .views import (
     GAME_FORMS,
     SheetLinks,
@@ -43,6 +44,7 @@ def when(moment: datetime) -> str:
 
 
 @bp.post("/games")
+@limiter.shared_limit(save_rate_limit, scope="saves")
 def save():
     """Save the game of a sheet link; show its private page with both links."""
     form = SaveGameForm()
@@ -102,6 +104,7 @@ def manage(public_id: str, secret: str):
 
 
 @bp.route("/g/<public_id>/<secret>/edit", methods=["GET", "POST"])
+@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"])
 def correct(public_id: str, secret: str):
     """Correct a saved game: the filled form; saving keeps the earlier revision."""
     saved = _find_editable(public_id, secret)
@@ -142,6 +145,7 @@ GAME_FORMS["games.correct"] = (
 
 
 @bp.post("/g/<public_id>/<secret>/delete")
+@limiter.shared_limit(save_rate_limit, scope="saves")
 def delete(public_id: str, secret: str):
     """Delete a saved game for good (private link and CSRF token needed)."""
     saved = _find_editable(public_id, secret)
@@ -170,6 +174,7 @@ def export_all(fmt: str):
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
+@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"])
 def import_page():
     """Upload a JSON game file (or a whole history) to store it as saved games."""
     form = FlaskForm()

@@ -52,6 +52,17 @@ def csrf_refused(error: CSRFError):
     return render_game_form(form, action_url(), [EXPIRED], status=400)
 
 
+@bp.app_errorhandler(429)
+def too_many(error):
+    """Over the rate limit: a game form comes back with every entry; others get the error page."""
+    if request.endpoint in GAME_FORMS and request.method == "POST":
+        form_class, action_url = GAME_FORMS[request.endpoint]
+        form = form_class(meta={"csrf": True})
+        message = "Too many saves from your address just now; wait a minute, then press “Score the game” again."
+        return render_game_form(form, action_url(), [message], status=429)
+    return render_template("errors/error.html", error=error), 429
+
+
 @bp.route("/", methods=["GET", "POST"])
 def new_game():
     """The new-game form. Its buttons score the game, add or remove a player."""

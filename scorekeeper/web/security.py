@@ -1,0 +1,69 @@
+"""Security around the app: headers (flask-talisman), proxies (ProxyFix), rate limits (Flask-Limiter).
+
+Configuration (``SCOREKEEPER_`` environment variables or the instance config):
+
+- ``HTTPS`` (default false): served over HTTPS, so redirect http to https, send
+  HSTS and mark cookies ``Secure``.
+- ``PROXY_FIX_X_FOR``, ``PROXY_FIX_X_PROTO``, ``PROXY_FIX_X_HOST``,
+  ``PROXY_FIX_X_PREFIX`` (default 0): how many proxies' ``X-Forwarded-*``
+  headers to trust. Zero trusts none: never enable behind no proxy.
+- ``SAVE_RATE_LIMIT`` (default ``"30 per minute;300 per hour"``): saves,
+  corrections, deletions and imports per client address.
+- ``RATELIMIT_STORAGE_URI`` (default ``memory://``, per process); a
+  ``redis://`` URL shares the counts between processes and hosts.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_talisman import Talisman
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+CONTENT_SECURITY_POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+
+limiter = Limiter(key_func=get_remote_address)
+talisman = Talisman()
+
+
+def save_rate_limit() -> str:
+    """The rate limit for requests that write a saved game."""
+    return current_app.config["SAVE_RATE_LIMIT"]
+
+
+def init_security(app: Flask) -> None:
+    """Install headers, proxy handling and rate limits on *app*."""
+    app.config.setdefault("HTTPS", False)
+    app.config.setdefault("SAVE_RATE_LIMIT", "30 per minute;300 per hour")
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    https = bool(app.config["HTTPS"])
+    app.config["SESSION_COOKIE_SECURE"] = https
+
+    hops = {key: int(app.config.get(f"PROXY_FIX_X_{key.upper()}", 0)) for key in ("for", "proto", "host", "prefix")}
+    if any(hops.values()):
+        app.wsgi_app = ProxyFix(app.wsgi_app, **{f"x_{key}": value for key, value in hops.items()})
+
+    talisman.init_app(
+        app,
+        force_https=https,
+        strict_transport_security=https,
+        session_cookie_secure=https,
+        content_security_policy=CONTENT_SECURITY_POLICY,
+        frame_options="DENY",
+        referrer_policy="same-origin",
+        permissions_policy={"camera": "()", "microphone": "()", "geolocation": "()", "browsing-topics": "()"},
+    )
+    limiter.init_app(app)

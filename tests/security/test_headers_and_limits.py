@@ -1,0 +1,114 @@
+"""Security headers, HTTPS mode, proxies, rate limits, secrets and error pages."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+from bs4 import BeautifulSoup
+
+from scorekeeper import create_app
+from tests.conftest import CASE_FILES, form_data, load_case
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+
+
+def make_app(tmp_path, **config):
+    base = {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/s.db"}
+    return create_app(base | config)
+
+
+@pytest.mark.parametrize("path", ["/", "/games", "/api/score", "/nowhere"])
+def test_security_headers_on_every_response(client, path):
+    response = client.get(path)
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+def test_no_inline_scripts_or_styles_anywhere(client):
+    page = client.get(client.post("/", data=form_data(FOUR["game"])).headers["Location"])
+    for html in (client.get("/").data, page.data):
+        soup = BeautifulSoup(html, "html.parser")
+        assert all(script.get("src") for script in soup.find_all("script"))
+        assert not soup.find_all(style=True) and not soup.find_all("style")
+        assert not [tag for tag in soup.find_all(True) if any(a.startswith("on") for a in tag.attrs)]
+
+
+def test_plain_http_by_default_has_no_secure_cookie_or_hsts(tmp_path):
+    client = make_app(tmp_path).test_client()
+    response = client.get("/")
+    assert "Strict-Transport-Security" not in response.headers
+    assert "Secure" not in response.headers.get("Set-Cookie", "")
+
+
+def test_https_mode_redirects_and_marks_cookies_secure(tmp_path):
+    client = make_app(tmp_path, HTTPS=True).test_client()
+    assert client.get("/", base_url="http://example.test").status_code in (301, 302)
+    response = client.get("/", base_url="https://example.test")
+    assert response.status_code == 200
+    assert "max-age" in response.headers["Strict-Transport-Security"]
+    assert "Secure" in response.headers["Set-Cookie"] and "HttpOnly" in response.headers["Set-Cookie"]
+
+
+def test_forwarded_headers_ignored_unless_configured(tmp_path):
+    headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.test"}
+    plain = make_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()
+    url = plain.post("/", data=form_data(FOUR["game"]), headers=headers).headers["Location"]
+    share = BeautifulSoup(plain.get(url, headers=headers).data, "html.parser").select_one("#share-link")["value"]
+    assert share.startswith("http://localhost/")
+    proxied = make_app(tmp_path, PROXY_FIX_X_PROTO=1, PROXY_FIX_X_HOST=1).test_client()
+    share = BeautifulSoup(proxied.get(url, headers=headers).data, "html.parser").select_one("#share-link")["value"]
+    assert share.startswith("https://evil.test/")
+
+
+def test_saving_is_rate_limited_without_losing_entries(tmp_path):
+    client = make_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="2 per minute").test_client()
+    token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
+    statuses = [client.post("/games", data={"token": token}).status_code for _ in range(3)]
+    assert statuses == [303, 303, 429]
+    private = client.post("/games", data={"token": token})
+    assert private.status_code == 429 and "Please wait" in private.get_data(as_text=True)
+
+
+def test_rate_limited_correction_keeps_the_entries(tmp_path):
+    client = make_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="1 per minute").test_client()
+    token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
+    private = client.post("/games", data={"token": token}).headers["Location"]
+    data = form_data(FOUR["game"]) | {"based_on": 1, "players-0-name": "Adele"}
+    response = client.post(private + "/edit", data=data)
+    assert response.status_code == 429
+    soup = BeautifulSoup(response.data, "html.parser")
+    assert soup.select_one("#players-0-name")["value"] == "Adele"
+    assert "wait a minute" in soup.select_one("#form-errors").get_text()
+
+
+def test_secret_key_generated_once_into_the_instance_folder(tmp_path):
+    instance = tmp_path / "instance"
+    config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/k.db"}
+    first = create_app(config | {"TESTING": True})
+    first.instance_path = str(instance)
+    from scorekeeper import _instance_secret_key
+
+    key = _instance_secret_key(instance)
+    assert key == _instance_secret_key(instance) and len(key) == 64
+    mode = stat.S_IMODE(os.stat(instance / "secret_key").st_mode)
+    assert mode == 0o600
+
+
+def test_error_pages_never_show_a_traceback(tmp_path):
+    app = make_app(tmp_path)
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret internals")
+
+    client = app.test_client()
+    response = client.get("/boom")
+    assert response.status_code == 500
+    assert b"secret internals" not in response.data and b"Traceback" not in response.data
+    assert b"Something went wrong" in response.data

@@ -1,0 +1,61 @@
+"""Run the app under gunicorn on a free loopback port, as production would."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def gunicorn(database_url: str, workers: int = 3, log: Path | None = None, **env: str):
+    """Yield the base URL of ``gunicorn -w WORKERS 'scorekeeper:create_app()'``,
+    stopped on exit. Waits at most 60 s for it to answer ``/healthz``."""
+    port = free_port()
+    environment = os.environ | {
+        "SCOREKEEPER_DATABASE_URL": database_url,
+        "SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret",
+        **env,
+    }
+    output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    process = subprocess.Popen(
+        [str(GUNICORN), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", "scorekeeper:create_app()"],
+        env=environment,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if requests.get(base + "/healthz", timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not start (exit {process.poll()})")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        if log:
+            output.close()

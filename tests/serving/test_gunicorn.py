@@ -1,0 +1,47 @@
+"""Several gunicorn workers behave as one app: shared database, shared secret key."""
+
+from __future__ import annotations
+
+import re
+
+import requests
+from bs4 import BeautifulSoup
+
+from tests.conftest import CASE_FILES, form_data, load_case
+from tests.serving.server import gunicorn
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+
+
+def csrf_token(session: requests.Session, url: str) -> str:
+    soup = BeautifulSoup(session.get(url, timeout=10).text, "html.parser")
+    return soup.select_one("input[name=csrf_token]")["value"]
+
+
+def test_workers_share_games_and_sessions(database_url, tmp_path):
+    with gunicorn(database_url, workers=3, log=tmp_path / "gunicorn.log") as base:
+        saved = []
+        for _ in range(6):
+            session = requests.Session()  # a new connection each time: any worker
+            token = csrf_token(session, base + "/")
+            scored = session.post(base + "/", data=form_data(FOUR["game"]) | {"csrf_token": token}, timeout=10)
+            assert scored.status_code == 200 and "/sheet/" in scored.url
+            save_token = BeautifulSoup(scored.text, "html.parser").select_one("#save-game input[name=csrf_token]")
+            sheet_token = scored.url.rsplit("/", 1)[1]
+            private = session.post(
+                base + "/games", data={"csrf_token": save_token["value"], "token": sheet_token}, timeout=10
+            )
+            assert private.status_code == 200, private.text[:300]
+            public_id = re.search(r"/g/([\w-]+)/", private.url)[1]
+            saved.append(public_id)
+        for public_id in saved:
+            for _ in range(3):
+                page = requests.get(f"{base}/g/{public_id}", timeout=10)
+                assert page.status_code == 200
+                totals = [int(td["data-value"]) for td in BeautifulSoup(page.text, "html.parser").select("#row-total td")]
+                assert totals == [p["total"] for p in FOUR["expected"]["players"]]
+        history = requests.get(base + "/games.json", timeout=10).json()["games"]
+        assert len(history) == 6
+    log = (tmp_path / "gunicorn.log").read_text()
+    assert "Traceback" not in log
+    assert log.count("Booting worker") >= 3
