@@ -45,7 +45,7 @@ def gunicorn(database_url: str, workers: int = 3, log: Path | None = None, **env
             try:
                 if requests.get(base + "/healthz", timeout=2).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or still migrating
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn did not start (exit {process.poll()})")
