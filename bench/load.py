@@ -40,12 +40,28 @@ def run(seconds: int, users: int, database_url: str | None, workers: int = 4) ->
     url = database_url or f"sqlite:///{work / 'load.sqlite3'}"
     record = work / "saved.jsonl"
     record.touch()
-    with gunicorn(url, workers=workers, log=work / "gunicorn.log", SCOREKEEPER_SAVE_RATE_LIMIT="1000000 per minute") as base:
+    with gunicorn(
+        url, workers=workers, log=work / "gunicorn.log", SCOREKEEPER_SAVE_RATE_LIMIT="1000000 per minute"
+    ) as base:
         locust = subprocess.run(
             [
-                str(LOCUST), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "--host", base,
-                "-u", str(users), "-r", str(users), "-t", f"{seconds}s", "--csv", str(work / "stats"),
-                "--only-summary", "--stop-timeout", "10",
+                str(LOCUST),
+                "-f",
+                str(ROOT / "bench" / "locustfile.py"),
+                "--headless",
+                "--host",
+                base,
+                "-u",
+                str(users),
+                "-r",
+                str(users),
+                "-t",
+                f"{seconds}s",
+                "--csv",
+                str(work / "stats"),
+                "--only-summary",
+                "--stop-timeout",
+                "10",
             ],  # fmt: skip
             env={**os.environ, "LOAD_RECORD": str(record)},
             capture_output=True,

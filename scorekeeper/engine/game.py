@@ -62,7 +62,7 @@ class Game:
         """
         errors: list[GameError] = []
         if not isinstance(data, dict):
-            raise GameErrors([InvalidGame("a game must be a JSON object with a \"players\" list")])
+            raise GameErrors([InvalidGame('a game must be a JSON object with a "players" list')])
         ruleset = DEFAULT_RULESET
         if "ruleset" in data and data["ruleset"] is not None:
             try:
@@ -71,12 +71,10 @@ class Game:
                 errors.append(error)
         raw_players = data.get("players")
         if not isinstance(raw_players, list):
-            errors.append(InvalidGame("a game needs a \"players\" list"))
+            errors.append(InvalidGame('a game needs a "players" list'))
             raise GameErrors(errors)
         if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
-            errors.append(
-                PlayerCountError(f"a game has 2 to 4 players, not {len(raw_players)}")
-            )
+            errors.append(PlayerCountError(f"a game has 2 to 4 players, not {len(raw_players)}"))
             raise GameErrors(errors)
 
         players: list[Player] = []
@@ -84,9 +82,7 @@ class Game:
         claimed_by: dict[str, str] = {}
         for index, raw in enumerate(raw_players):
             if not isinstance(raw, dict):
-                errors.append(
-                    InvalidGame("a player must be an object with name, kingdom and legends", player=index)
-                )
+                errors.append(InvalidGame("a player must be an object with name, kingdom and legends", player=index))
                 continue
             name, name_errors = _check_name(raw.get("name"), index, seen_names)
             errors.extend(name_errors)
@@ -186,9 +182,7 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
         ]
     key = name.casefold()
     if key in seen:
-        return name, [
-            InvalidPlayerName(f"the name is already used by {seen[key]}", player=index, player_name=name)
-        ]
+        return name, [InvalidPlayerName(f"the name is already used by {seen[key]}", player=index, player_name=name)]
     seen[key] = name
     return name, []
 
@@ -342,8 +336,7 @@ def score_game(game: Game) -> ScoreSheet:
     # R7.2–R7.4: place = 1 + number of players strictly ahead (competition ranking).
     places = [1 + sum(1 for other in keys if other > mine) for mine in keys]
     results = tuple(
-        PlayerResult(i, p, s, place)
-        for i, (p, s, place) in enumerate(zip(game.players, scores, places, strict=True))
+        PlayerResult(i, p, s, place) for i, (p, s, place) in enumerate(zip(game.players, scores, places, strict=True))
     )
     order = sorted(range(len(results)), key=lambda i: (places[i], i))
     tiebreaks, shared, group = [], [], [order[0]]
@@ -379,9 +372,7 @@ def deck_warnings(game: Game) -> tuple[DeckWarning, ...]:
     players = len(game.players)
     deck = 2 * players
     counts = Counter(card for p in game.players for card in p.kingdom.cards)
-    return tuple(
-        DeckWarning(card, counts[card], deck, players) for card in Card if counts[card] > deck
-    )
+    return tuple(DeckWarning(card, counts[card], deck, players) for card in Card if counts[card] > deck)
 
 
 def score_game_dict(data: object) -> ScoreSheet:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from .cards import CARD_IDS, Card
 from .errors import InvalidKingdom, UnknownCard
@@ -41,10 +42,12 @@ def neighbours(cell: int) -> tuple[int, ...]:
 
 
 _NEIGHBOURS = tuple(neighbours(cell) for cell in CELLS)
+_CARD_BY_ID = {card.value: card for card in Card}
+_BIT = tuple(1 << cell for cell in CELLS)
+_NEIGHBOUR_MASKS = tuple(sum(_BIT[n] for n in _NEIGHBOURS[cell]) for cell in CELLS)
 
 
-@dataclass(frozen=True)
-class PortalNetwork:
+class PortalNetwork(NamedTuple):
     """A maximal group of Portal cards joined edge to edge (R2).
 
     :ivar portals: the portals' cell indices, ascending.
@@ -84,12 +87,44 @@ class Link:
 
     def describe(self, through_portals: bool = True) -> str:
         """``"adjacent"``, ``"through portal r3c3"`` or both."""
-        ways = []
-        if self.adjacent:
-            ways.append("adjacent")
-        if through_portals:
-            ways.extend(f"through {n.name}" for n in self.networks)
-        return " and ".join(ways)
+        return describe_connection(self.adjacent, self.networks if through_portals else ())
+
+
+def describe_connection(adjacent: bool, networks: tuple[PortalNetwork, ...]) -> str:
+    """How a connection is made, in words: ``"adjacent and through portal r3c3"``."""
+    if not networks:
+        return "adjacent" if adjacent else ""
+    ways = ["adjacent"] if adjacent else []
+    ways.extend(f"through {network.name}" for network in networks)
+    return " and ".join(ways)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Who reaches whom in a kingdom, as bitmasks over the 16 cells (bit *n* = cell *n*).
+
+    :ivar adjacent: per cell, the non-portal cards sharing an edge with it.
+    :ivar through: per cell, the non-portal cards linked to it through a
+        portal network (R2), itself excluded; empty for portal cells.
+    :ivar borders: per cell, which portal networks it borders (bit *k* =
+        ``networks[k]``).
+    :ivar networks: the kingdom's portal networks.
+    """
+
+    adjacent: tuple[int, ...]
+    through: tuple[int, ...]
+    borders: tuple[int, ...]
+    networks: tuple[PortalNetwork, ...]
+
+    def connects(self, a: int, b: int, through_portals: bool) -> bool:
+        """Whether cells *a* and *b* are connected, for cards that may or may
+        not use portals (R2.1)."""
+        return bool((self.adjacent[a] | (self.through[a] if through_portals else 0)) >> b & 1)
+
+    def networks_between(self, a: int, b: int) -> tuple[PortalNetwork, ...]:
+        """The portal networks that both *a* and *b* border."""
+        common = self.borders[a] & self.borders[b]
+        return tuple(network for k, network in enumerate(self.networks) if common >> k & 1)
 
 
 @dataclass(frozen=True)
@@ -119,6 +154,11 @@ class Kingdom:
         :raises UnknownCard: for the first cell that is not a card id; use
             :func:`kingdom_errors` to get every bad cell at once.
         """
+        try:  # the common case, fast: 4 lists of 4 valid ids
+            if len(rows) == SIZE and all(len(row) == SIZE for row in rows):
+                return cls(tuple(_CARD_BY_ID[card] for row in rows for card in row))
+        except (KeyError, TypeError):
+            pass
         errors = kingdom_errors(rows, player=player, player_name=player_name)
         if errors:
             raise errors[0]
@@ -203,6 +243,38 @@ class Kingdom:
         """``(other cell, link)`` for every card linked to *cell*, by cell order."""
         return self._links_by_cell[cell]
 
+    @cached_property
+    def reach(self) -> Reach:
+        """Bitmasks of who reaches whom, cell by cell; what scoring reads (R2)."""
+        cards = self.cards
+        networks = self.portal_networks
+        member_masks = [sum(_BIT[m] for m in network.members) for network in networks]
+        borders = [0] * (SIZE * SIZE)
+        for index, network in enumerate(networks):
+            for member in network.members:
+                borders[member] |= 1 << index
+        cards_mask = sum(_BIT[cell] for cell in CELLS if cards[cell] is not Card.PORTAL)
+        adjacent, through = [], []
+        for cell in CELLS:
+            if not cards_mask >> cell & 1:
+                adjacent.append(0)
+                through.append(0)
+                continue
+            adjacent.append(_NEIGHBOUR_MASKS[cell] & cards_mask)
+            if not borders[cell]:
+                through.append(0)
+                continue
+            mask = 0
+            bordered = borders[cell]
+            index = 0
+            while bordered:
+                if bordered & 1:
+                    mask |= member_masks[index]
+                bordered >>= 1
+                index += 1
+            through.append(mask & ~(1 << cell))
+        return Reach(tuple(adjacent), tuple(through), tuple(borders), networks)
+
     def count(self, card: Card) -> int:
         """How many cells hold *card*."""
         return self.cards.count(card)
@@ -224,9 +296,7 @@ def kingdom_errors(
     for r, row in enumerate(rows, start=1):
         if not isinstance(row, (list, tuple)) or len(row) != SIZE:
             size = len(row) if isinstance(row, (list, tuple)) else "no"
-            errors.append(
-                InvalidKingdom(f"the row must have 4 cards, not {size}", row=r, **who)
-            )
+            errors.append(InvalidKingdom(f"the row must have 4 cards, not {size}", row=r, **who))
     if errors:
         return errors
     for r, row in enumerate(rows, start=1):

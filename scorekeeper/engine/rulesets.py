@@ -7,6 +7,7 @@ ruleset it is running.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .cards import TRIBES, Card
 from .errors import UnknownRuleset
@@ -47,7 +48,14 @@ class Ruleset:
 
     def hates(self, a: Card, b: Card) -> bool:
         """Whether tribe cards *a* and *b* conflict when connected (R4.1)."""
-        return frozenset((a, b)) in self.hated_pairs
+        return (a, b) in self.hated_ordered
+
+    @cached_property
+    def hated_ordered(self) -> frozenset[tuple[Card, Card]]:
+        """Every hated pair in both orders, for quick lookups."""
+        return frozenset(
+            (a, b) for pair in self.hated_pairs for a in pair for b in pair if a is not b or len(pair) == 1
+        )
 
 
 def _pairs(*pairs: tuple[Card, Card]) -> frozenset[frozenset[Card]]:

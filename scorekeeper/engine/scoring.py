@@ -2,7 +2,8 @@
 
 Every number comes with the cards that produced it, so the sheet can explain
 it: :class:`TribeScore` lists the lands a tribe card scored, :class:`Conflict`
-names both cells, :class:`DragonScore` says who domesticated a Dragon.
+names both cells, :class:`DragonScore` says who domesticated a Dragon. These
+per-card records are named tuples: immutable, and cheap to build.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import TAMING_TRIBES, TRIBE_LAND_POINTS, Card
-from .kingdom import Kingdom, cell_name
+from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cell_name, describe_connection
 from .legends import LEGENDS_BY_ID, Legend
 from .rulesets import Ruleset
 
@@ -31,6 +33,8 @@ class Row(enum.Enum):
     LEGENDS = "legends"
     CONFLICTS = "conflicts"
 
+    __hash__ = object.__hash__  # singletons: identity hash (see Card)
+
     @property
     def label(self) -> str:
         return self.value.capitalize()
@@ -44,24 +48,29 @@ _TRIBE_ROW = {
 }
 
 
-@dataclass(frozen=True)
-class LandPoints:
+class LandPoints(NamedTuple):
     """One land scored by one tribe card (R3).
 
     :ivar cell: the land's cell index 0..15.
     :ivar land: which land it is.
     :ivar points: Harmony Points it gives that tribe card (may be 0 or negative).
-    :ivar via: how they are connected (``"adjacent"``, ``"through portal r3c3"``).
+    :ivar adjacent: it shares an edge with the tribe card.
+    :ivar networks: the portal networks through which it is also reached.
     """
 
     cell: int
     land: Card
     points: int
-    via: str
+    adjacent: bool
+    networks: tuple[PortalNetwork, ...] = ()
+
+    @property
+    def via(self) -> str:
+        """How they are connected: ``"adjacent"``, ``"through portal r3c3"``."""
+        return describe_connection(self.adjacent, self.networks)
 
 
-@dataclass(frozen=True)
-class TribeScore:
+class TribeScore(NamedTuple):
     """What one tribe card scored from its connected lands (R3, R3.1).
 
     :ivar cell: the tribe card's cell index 0..15.
@@ -81,25 +90,31 @@ class TribeScore:
             parts = "no connected land"
         else:
             parts = ", ".join(
-                f"{lp.land.label} {cell_name(lp.cell)} {lp.points:+d} ({lp.via})" for lp in self.lands
+                [f"{lp.land.label} {_CELL_NAMES[lp.cell]} {lp.points:+d} ({lp.via})" for lp in self.lands]
             )
         return f"{self.tribe.label} at {cell_name(self.cell)}: {parts} → {self.points:+d}"
 
 
-@dataclass(frozen=True)
-class Conflict:
+class Conflict(NamedTuple):
     """One connected pair of hated tribe cards (R4.2).
 
     :ivar cells: the two cell indices, lower first.
     :ivar tribes: their tribes, in the same order.
-    :ivar via: how they are connected.
     :ivar points: Harmony Points it costs (−2).
+    :ivar adjacent: the two share an edge.
+    :ivar networks: the portal networks through which they (also) conflict.
     """
 
     cells: tuple[int, int]
     tribes: tuple[Card, Card]
-    via: str
     points: int
+    adjacent: bool
+    networks: tuple[PortalNetwork, ...] = ()
+
+    @property
+    def via(self) -> str:
+        """How they are connected: ``"adjacent"``, ``"through portal r1c2"``."""
+        return describe_connection(self.adjacent, self.networks)
 
     def describe(self) -> str:
         """``"Elves r1c1 – Dwarves r1c2 (adjacent) → −2"``."""
@@ -107,8 +122,7 @@ class Conflict:
         return f"{ta.label} {cell_name(a)} – {tb.label} {cell_name(b)} ({self.via}) → {self.points:+d}"
 
 
-@dataclass(frozen=True)
-class DragonScore:
+class DragonScore(NamedTuple):
     """One Dragon: domesticated or wild, and what it is worth (R5).
 
     :ivar cell: the Dragon's cell index 0..15.
@@ -134,8 +148,7 @@ class DragonScore:
         if not self.tamers:
             return f"{where}: wild, no two Elves, Dwarves or Humans connected → {self.points:+d}"
         by = " and ".join(
-            f"{len(cells)} {tribe.label} ({', '.join(cell_name(c) for c in cells)})"
-            for tribe, cells in self.tamers
+            f"{len(cells)} {tribe.label} ({', '.join(cell_name(c) for c in cells)})" for tribe, cells in self.tamers
         )
         note = "; only three domesticated Dragons count positive (R5.3)" if self.beyond_limit else ""
         return f"{where}: domesticated by {by}{note} → {self.points:+d}"
@@ -198,9 +211,7 @@ class KingdomScore:
         return set()
 
 
-def score_kingdom(
-    kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = ()
-) -> KingdomScore:
+def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = ()) -> KingdomScore:
     """Score one 4 × 4 kingdom and its claimed Legends under *ruleset*.
 
     :param legends: claimed Legend ids; they must be valid (the game checks
@@ -225,39 +236,57 @@ def _uses_portals(card: Card) -> bool:
     return card is not Card.GOBLINS  # R2.1
 
 
+def _cells_in(mask: int):
+    """The cell indices whose bits are set in *mask*, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
-    cards = kingdom.cards
+    cards, reach = kingdom.cards, kingdom.reach
     scores = []
     for cell, tribe in enumerate(cards):
-        if not tribe.is_tribe:
+        table = TRIBE_LAND_POINTS.get(tribe)
+        if table is None:
             continue
-        table = TRIBE_LAND_POINTS[tribe]
-        through = _uses_portals(tribe)
-        lands = tuple(
-            LandPoints(other, cards[other], table[cards[other]], link.describe(through))
-            for other, link in kingdom.linked_to(cell)
-            if cards[other].is_land and link.connects(through)
-        )
-        scores.append(TribeScore(cell, tribe, lands, sum(lp.points for lp in lands)))
+        portals = _uses_portals(tribe)
+        adjacent = reach.adjacent[cell]
+        lands, points = [], 0
+        for other in _cells_in(adjacent | (reach.through[cell] if portals else 0)):
+            land = cards[other]
+            if land in table:
+                networks = reach.networks_between(cell, other) if portals and reach.borders[other] else ()
+                lands.append(LandPoints(other, land, table[land], bool(adjacent >> other & 1), networks))
+                points += table[land]
+        scores.append(TribeScore(cell, tribe, tuple(lands), points))
     return tuple(scores)
 
 
 def _conflicts(kingdom: Kingdom, ruleset: Ruleset) -> tuple[Conflict, ...]:
-    cards = kingdom.cards
+    cards, reach = kingdom.cards, kingdom.reach
+    adjacent, through = reach.adjacent, reach.through
+    hated = ruleset.hated_ordered
+    goblins_use_portals = ruleset.goblin_conflicts_through_portals  # R4.3, R9
+    tribe_cells = [cell for cell, card in enumerate(cards) if card in TRIBE_LAND_POINTS]
     found = []
-    for (a, b), link in kingdom.links.items():
-        ta, tb = cards[a], cards[b]
-        if not (ta.is_tribe and tb.is_tribe and ruleset.hates(ta, tb)):
-            continue
-        goblin = Card.GOBLINS in (ta, tb)
-        through = not goblin or ruleset.goblin_conflicts_through_portals  # R4.3, R9
-        if link.connects(through):
-            found.append(Conflict((a, b), (ta, tb), link.describe(through), ruleset.conflict_points))
+    for i, a in enumerate(tribe_cells):
+        ta = cards[a]
+        for b in tribe_cells[i + 1 :]:
+            tb = cards[b]
+            if (ta, tb) not in hated:
+                continue
+            portals = goblins_use_portals or (ta is not Card.GOBLINS and tb is not Card.GOBLINS)
+            by_edge = adjacent[a] >> b & 1
+            if by_edge or (portals and through[a] >> b & 1):
+                networks = reach.networks_between(a, b) if portals else ()
+                found.append(Conflict((a, b), (ta, tb), ruleset.conflict_points, bool(by_edge), networks))
     return tuple(found)
 
 
 def _dragons(kingdom: Kingdom, ruleset: Ruleset) -> tuple[DragonScore, ...]:
-    cards = kingdom.cards
+    cards, reach = kingdom.cards, kingdom.reach
     dragon_cells = [cell for cell, card in enumerate(cards) if card is Card.DRAGON]
     if not dragon_cells:
         return ()
@@ -266,12 +295,10 @@ def _dragons(kingdom: Kingdom, ruleset: Ruleset) -> tuple[DragonScore, ...]:
     scores = []
     for cell in dragon_cells:
         by_tribe: dict[Card, list[int]] = {}
-        for other, link in kingdom.linked_to(cell):
-            if cards[other] in TAMING_TRIBES and link.connects(True):
+        for other in _cells_in(reach.adjacent[cell] | reach.through[cell]):  # Dragons use portals (R5.1)
+            if cards[other] in TAMING_TRIBES:
                 by_tribe.setdefault(cards[other], []).append(other)
-        tamers = tuple(
-            (tribe, tuple(by_tribe[tribe])) for tribe in TAMING_TRIBES if len(by_tribe.get(tribe, ())) >= 2
-        )
+        tamers = tuple((tribe, tuple(by_tribe[tribe])) for tribe in TAMING_TRIBES if len(by_tribe.get(tribe, ())) >= 2)
         # R5.3: which domesticated Dragons are "the first three" is unknowable;
         # the row only depends on how many, so the sheet credits them by cell order.
         if tamers and positive_left > 0:

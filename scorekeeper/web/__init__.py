@@ -14,9 +14,8 @@ def init_app(app: Flask) -> None:
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, qr_svg
     from .games import bp as games_bp
-    from .views import bp as sheets_bp
-
     from .security import init_security
+    from .views import bp as sheets_bp
 
     init_security(app)
     csrf.init_app(app)

@@ -33,7 +33,8 @@ json_values = st.recursive(
 
 
 def kingdom(rows: int = 4, columns: int = 4):
-    return st.lists(st.lists(st.sampled_from(CARDS) | text, min_size=columns, max_size=columns), min_size=rows, max_size=rows)
+    row = st.lists(st.sampled_from(CARDS) | text, min_size=columns, max_size=columns)
+    return st.lists(row, min_size=rows, max_size=rows)
 
 
 games = st.fixed_dictionaries(

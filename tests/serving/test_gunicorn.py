@@ -38,7 +38,8 @@ def test_workers_share_games_and_sessions(database_url, tmp_path):
             for _ in range(3):
                 page = requests.get(f"{base}/g/{public_id}", timeout=10)
                 assert page.status_code == 200
-                totals = [int(td["data-value"]) for td in BeautifulSoup(page.text, "html.parser").select("#row-total td")]
+                cells = BeautifulSoup(page.text, "html.parser").select("#row-total td")
+                totals = [int(td["data-value"]) for td in cells]
                 assert totals == [p["total"] for p in FOUR["expected"]["players"]]
         history = requests.get(base + "/games.json", timeout=10).json()["games"]
         assert len(history) == 6

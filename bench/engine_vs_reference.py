@@ -1,0 +1,74 @@
+"""Kingdoms scored per second: the engine (explanations on) versus bench/reference.py.
+
+Run from the repository root::
+
+    .venv/bin/python bench/engine_vs_reference.py            # 400 random kingdoms, 5 rounds
+
+Both score the same random kingdoms (seeded) and must agree on every row
+first; then each is timed over all of them, best of the rounds. The engine's
+run includes every explanation sentence (``explain`` for all seven rows).
+Target: the engine at least 3× the reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import reference  # noqa: E402
+
+from scorekeeper.engine import RULESETS, Card, Kingdom, Row, score_kingdom  # noqa: E402
+
+CARDS = [card.value for card in Card]
+
+
+def random_kingdoms(count: int, seed: int) -> list[list[list[str]]]:
+    rng = random.Random(seed)
+    return [[[rng.choice(CARDS) for _ in range(4)] for _ in range(4)] for _ in range(count)]
+
+
+def engine_rows(grid, ruleset: str, explain: bool = True) -> dict:
+    score = score_kingdom(Kingdom.from_rows(grid), RULESETS[ruleset])
+    if explain:
+        for row in Row:
+            score.explain(row)
+    return {row.value: value for row, value in score.rows.items() if row is not Row.LEGENDS}
+
+
+def best_rate(function, kingdoms, ruleset: str, rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for grid in kingdoms:
+            function(grid, ruleset)
+        best = min(best, time.perf_counter() - start)
+    return len(kingdoms) / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kingdoms", type=int, default=400)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    kingdoms = random_kingdoms(args.kingdoms, args.seed)
+    for ruleset in RULESETS:
+        for grid in kingdoms:
+            assert engine_rows(grid, ruleset) == reference.score(grid, ruleset), (ruleset, grid)
+    print(f"engine and reference agree on {len(kingdoms)} random kingdoms in both rulesets")
+    for ruleset in RULESETS:
+        ours = best_rate(engine_rows, kingdoms, ruleset, args.rounds)
+        theirs = best_rate(reference.score, kingdoms, ruleset, args.rounds)
+        print(
+            f"{ruleset:8} engine {ours:8.0f} kingdoms/s (explanations on), "
+            f"reference {theirs:8.0f} kingdoms/s: {ours / theirs:.1f}×"
+        )
+
+
+if __name__ == "__main__":
+    main()
