@@ -126,6 +126,8 @@ def _read_json(ctx: click.Context, file: TextIO) -> object:
         _refuse(ctx, [f"{source} is not valid JSON: {error}"])
     except RecursionError:
         _refuse(ctx, [f"{source} is nested too deeply to be a game file"])
+    except ValueError as error:  # e.g. an integer too long to convert
+        _refuse(ctx, [f"{source} is not a readable game file: {error}"])
 
 
 def _refuse(ctx: click.Context, messages: list[str]) -> NoReturn:

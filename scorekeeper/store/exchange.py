@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import date
 
 from ..engine import Game, GameError, GameErrors, InvalidGame, Row
 from . import db
-from .games import Details, save_game, sheet_of
+from .games import MAX_LOCATION, MAX_NOTES, Details, save_game, sheet_of
 from .models import SavedGame
 
 #: A cell starting with one of these is a formula to spreadsheet programs.
@@ -29,7 +30,7 @@ CSV_COLUMNS = [
     "total",
     *[row.value for row in Row],
     "kingdom",
-    "legends",
+    "legend_ids",
     "notes",
 ]
 
@@ -126,15 +127,28 @@ def import_games(data: object) -> list[tuple[SavedGame, str]]:
 
 
 def _details(item: dict) -> Details:
+    """Date (``YYYY-MM-DD``; today when absent), location and notes of a game file."""
     raw_date = item.get("date")
-    try:
-        played_on = date.fromisoformat(raw_date) if raw_date else date.today()
-    except (TypeError, ValueError):
-        raise GameError(f"date {str(raw_date)[:20]!r} is not a date like 2026-11-30") from None
+    if raw_date in (None, ""):
+        played_on = date.today()
+    else:
+        try:
+            if not (isinstance(raw_date, str) and _ISO_DATE.fullmatch(raw_date)):
+                raise ValueError
+            played_on = date.fromisoformat(raw_date)
+        except ValueError:
+            raise GameError(f"date {str(raw_date)[:20]!r} is not a date like 2026-11-30") from None
     location, notes = item.get("location") or "", item.get("notes") or ""
     if not isinstance(location, str) or not isinstance(notes, str):
         raise GameError("location and notes must be text")
+    if len(location.strip()) > MAX_LOCATION:
+        raise GameError(f"the location is longer than {MAX_LOCATION} characters")
+    if len(notes.strip()) > MAX_NOTES:
+        raise GameError(f"the notes are longer than {MAX_NOTES} characters")
     return Details(played_on, location, notes)
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _numbered(errors, number: int) -> list[GameError]:

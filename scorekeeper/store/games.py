@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -39,8 +40,8 @@ class Details:
 
 
 def name_key(name: str) -> str:
-    """How a player is recognised across games: trimmed, case-folded."""
-    return name.strip().casefold()
+    """How a player is recognised across games: Unicode-normalised (NFC), trimmed, case-folded."""
+    return unicodedata.normalize("NFC", name).strip().casefold()
 
 
 def _now() -> datetime:
@@ -62,7 +63,7 @@ def save_game(game: Game, details: Details, *, commit: bool = True) -> tuple[Sav
     token = secrets.token_urlsafe(24)
     now = _now()
     saved = SavedGame(
-        public_id=secrets.token_urlsafe(12),
+        public_id=_public_id(),
         edit_token_hash=_hash(token),
         created_at=now,
         updated_at=now,
@@ -72,6 +73,14 @@ def save_game(game: Game, details: Details, *, commit: bool = True) -> tuple[Sav
     if commit:
         db.session.commit()
     return saved, token
+
+
+def _public_id() -> str:
+    """An unguessable id (96 random bits) that starts with a letter or digit, so
+    that no spreadsheet reads it as a formula and no shell as an option."""
+    while not (candidate := secrets.token_urlsafe(12))[0].isalnum():
+        pass
+    return candidate
 
 
 def correct_game(saved: SavedGame, game: Game, details: Details, based_on: int) -> SavedGame:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 csrf = CSRFProtect()
 
@@ -34,7 +34,7 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         if _wants_json():
             return jsonify(errors=[f"{error.name}: {error.description}"]), error.code
-        return render_template("errors/error.html", error=error), error.code
+        return render_template("errors/error.html", error=error, default_404=NotFound.description), error.code
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):

@@ -8,10 +8,11 @@ A saved game has two links: ``/g/<public id>`` (read-only, for the table) and
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 
 from ..engine import GameErrors, Row
@@ -34,6 +35,9 @@ from .views import (
 
 bp = Blueprint("games", __name__)
 
+#: Largest import upload, in bytes (about 2,500 four-player games).
+IMPORT_LIMIT = 8 * 1024 * 1024
+
 
 @bp.app_template_filter("when")
 def when(moment: datetime) -> str:
@@ -55,10 +59,21 @@ def save():
         game = store.game_of(data)
     except (DamagedLink, GameErrors):
         abort(400, description="That sheet link is damaged; nothing was saved.")
+    already = session.get("saved_sheets", {}).get(_sheet_key(form.token.data))
+    if already and (earlier := store.find_game(already[0])) is not None and store.may_edit(earlier, already[1]):
+        flash("This sheet was already saved; here it is.")
+        return redirect(url_for(".manage", public_id=already[0], secret=already[1]), code=303)
     details = store.Details(played_on or date.today(), form.location.data or "", form.notes.data or "")
     saved, secret = store.save_game(game, details)
+    remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
+    remembered[_sheet_key(form.token.data)] = [saved.public_id, secret]
+    session["saved_sheets"] = remembered
     flash("Saved. Share the read-only link; keep the private link to correct the game later.")
     return redirect(url_for(".manage", public_id=saved.public_id, secret=secret), code=303)
+
+
+def _sheet_key(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:24]
 
 
 @bp.get("/g/<public_id>")
@@ -76,6 +91,19 @@ def revision(public_id: str, number: int):
     if viewed is None:
         abort(404)
     return _render_saved(saved, viewed.entry, viewing=viewed)
+
+
+@bp.get("/g/<public_id>/r/<int:number>.pdf")
+def revision_pdf(public_id: str, number: int):
+    """An earlier revision's sheet as a one-page PDF."""
+    saved = _find(public_id)
+    viewed = next((r for r in saved.revisions if r.number == number), None)
+    if viewed is None:
+        abort(404)
+    links = _links(saved, revision=number)
+    return pdf_response(
+        sheet_context(store.sheet_of(viewed.entry), viewed.played_on, links, saved=saved, viewing=viewed)
+    )
 
 
 @bp.get("/g/<public_id>.pdf")
@@ -118,7 +146,7 @@ def correct(public_id: str, secret: str):
             notes=saved.notes,
             based_on=saved.revision,
         )
-        return render_game_form(form, action_url)
+        return render_game_form(form, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
 
     def store_correction(game, form: CorrectionForm):
         details = store.Details(form.played_on.data or saved.played_on, form.location.data or "", form.notes.data or "")
@@ -131,11 +159,19 @@ def correct(public_id: str, secret: str):
                 "This game was corrected by someone else since you opened it. Your entries are below; "
                 "open the game's page in another tab to compare, then press “Score the game” to save yours over it."
             )
-            return render_game_form(form, action_url, [message], status=409)
+            return render_game_form(
+                form, action_url, [message], status=409, heading=CORRECTING, submit_label=SAVE_CORRECTION
+            )
         flash("Correction saved; the earlier result is kept under “Corrected on …”.")
         return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
 
-    return process_game_form(CorrectionForm(), action_url, store_correction)
+    return process_game_form(
+        CorrectionForm(), action_url, store_correction, heading=CORRECTING, submit_label=SAVE_CORRECTION
+    )
+
+
+CORRECTING = "Correct a saved game"
+SAVE_CORRECTION = "Save the correction"
 
 
 GAME_FORMS["games.correct"] = (
@@ -151,6 +187,9 @@ def delete(public_id: str, secret: str):
     saved = _find_editable(public_id, secret)
     if not FlaskForm().validate():
         abort(400, description="The delete form had expired; open the private link and try again.")
+    if request.form.get("confirm") != "yes":
+        flash("Nothing was deleted: tick “Yes, delete this game” first.")
+        return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
     store.delete_game(saved)
     flash("The game was deleted.")
     return redirect(url_for(".history_page"), code=303)
@@ -177,6 +216,8 @@ def export_all(fmt: str):
 @limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"])
 def import_page():
     """Upload a JSON game file (or a whole history) to store it as saved games."""
+    if request.method == "POST":
+        request.max_content_length = IMPORT_LIMIT  # a whole history is larger than any one game
     form = FlaskForm()
     if request.method == "GET":
         return render_template("games/import.html", form=form, errors=[])
@@ -188,21 +229,27 @@ def import_page():
         errors.append("Choose a JSON game file to import.")
     else:
         try:
-            data = json.loads(upload.read().decode("utf-8-sig"))
-            stored = import_games(data)
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            errors.append(f"{upload.filename} is not a JSON file.")
-        except GameErrors as problems:
-            errors.extend(str(error) for error in problems.errors)
+            try:
+                raw = upload.read()
+            finally:
+                upload.close()  # large uploads are temporary files: close them now
+            data = json.loads(raw.decode("utf-8-sig"))
+        except RecursionError:
+            errors.append(f"The file {upload.filename} is nested too deeply to be a game file.")
+        except ValueError:  # not UTF-8, not JSON, or a number too long to read
+            errors.append(f"The file {upload.filename} is not a JSON game file.")
         else:
-            return render_template("games/imported.html", stored=stored)
+            try:
+                return render_template("games/imported.html", stored=import_games(data))
+            except GameErrors as problems:
+                errors.extend(str(error) for error in problems.errors)
     return render_template("games/import.html", form=form, errors=errors), 422
 
 
-@bp.get("/players/<path:name>")
-def player(name: str):
-    """One player's stats over every saved game (name in any case)."""
-    stats = store.player_stats(name)
+@bp.get("/player")
+def player():
+    """One player's stats over every saved game (``?name=``, in any case)."""
+    stats = store.player_stats(request.args.get("name", "")[:100])
     if stats is None:
         abort(404, description="No saved game has a player of that name.")
     chart = totals_chart(
@@ -226,10 +273,14 @@ def _find_editable(public_id: str, secret: str) -> SavedGame:
     return saved
 
 
-def _links(saved: SavedGame, secret: str | None = None) -> SheetLinks:
+def _links(saved: SavedGame, secret: str | None = None, revision: int | None = None) -> SheetLinks:
+    if revision is not None and revision != saved.revision:
+        pdf = url_for("games.revision_pdf", public_id=saved.public_id, number=revision)
+    else:
+        pdf = url_for("games.pdf", public_id=saved.public_id)
     return SheetLinks(
         share=url_for("games.show", public_id=saved.public_id, _external=True),
-        pdf=url_for("games.pdf", public_id=saved.public_id),
+        pdf=pdf,
         edit=url_for("games.correct", public_id=saved.public_id, secret=secret) if secret else None,
     )
 
@@ -239,7 +290,7 @@ def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = N
     context = sheet_context(
         store.sheet_of(entry),
         played_on,
-        _links(saved, secret),
+        _links(saved, secret, revision=viewing.number if viewing else None),
         saved=saved,
         viewing=viewing,
         owner=secret is not None,

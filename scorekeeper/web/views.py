@@ -43,6 +43,10 @@ GAME_FORMS: dict[str, tuple[type[GameForm], Callable[[], str]]] = {}
 def csrf_refused(error: CSRFError):
     """A post without a valid CSRF token: nothing is scored or stored, every entry comes back."""
     if request.endpoint not in GAME_FORMS:
+        error.description = (
+            "This form had expired, or your browser did not send its cookie. "
+            "Go back, reload the page and try again; nothing was changed."
+        )
         return render_template("errors/error.html", error=error), 400
     form_class, action_url = GAME_FORMS[request.endpoint]
     form = form_class(meta={"csrf": True})
@@ -81,22 +85,22 @@ def new_game():
 GAME_FORMS["sheets.new_game"] = (GameForm, lambda: url_for("sheets.new_game"))
 
 
-def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game, GameForm], Response]):
+def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game, GameForm], Response], **page):
     """The POST of a game form: add or remove a player panel, or check the
     entries with the engine (R8) and hand a valid game to *on_valid*. Every
     refusal shows the form again with all entries and the errors beside them."""
     action = request.form.get("action", "score")
     if action == "add" or action.startswith("remove-"):
-        return render_game_form(_changed_players(form, action), action_url)
+        return render_game_form(_changed_players(form, action), action_url, **page)
     shape_ok = form.validate()
     if "csrf_token" in form.errors:
-        return render_game_form(form, action_url, [EXPIRED], status=400)
+        return render_game_form(form, action_url, [EXPIRED], status=400, **page)
     try:
         game = Game.from_dict(form.game_data())
     except GameErrors as problems:
-        return render_game_form(form, action_url, _attach_errors(form, problems.errors), status=422)
+        return render_game_form(form, action_url, _attach_errors(form, problems.errors), status=422, **page)
     if not shape_ok:
-        return render_game_form(form, action_url, status=422)
+        return render_game_form(form, action_url, status=422, **page)
     return on_valid(game, form)
 
 
@@ -188,7 +192,14 @@ def _game_from_token(token: str) -> tuple[Game, date | None]:
         abort(404, description="This score-sheet link is damaged or incomplete. Ask for the link again.")
 
 
-def render_game_form(form: GameForm, action_url: str, messages: list[str] | None = None, status: int = 200):
+def render_game_form(
+    form: GameForm,
+    action_url: str,
+    messages: list[str] | None = None,
+    status: int = 200,
+    heading: str = "Score a game",
+    submit_label: str = "Score the game",
+):
     """The game form page (new game or correction) with *messages* for the whole form."""
     return (
         render_template(
@@ -200,6 +211,8 @@ def render_game_form(form: GameForm, action_url: str, messages: list[str] | None
             max_players=MAX_PLAYERS,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
+            heading=heading,
+            submit_label=submit_label,
         ),
         status,
     )

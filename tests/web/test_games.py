@@ -144,7 +144,9 @@ def test_invalid_correction_is_never_stored(db_client):
 
 def test_delete_with_private_link(db_client):
     public, private = save(db_client)
-    assert db_client.post(private + "/delete").status_code == 303
+    unticked = db_client.post(private + "/delete")
+    assert unticked.status_code == 303 and db_client.get(public).status_code == 200  # not confirmed
+    assert db_client.post(private + "/delete", data={"confirm": "yes"}).status_code == 303
     assert db_client.get(public).status_code == 404
     assert db_client.get(private).status_code == 404
 
@@ -171,7 +173,7 @@ def test_player_stats(db_client):
     save(db_client, FOUR["game"], played_on="2026-11-01")
     tie = copy.deepcopy(TIE["game"])
     save(db_client, tie, played_on="2026-11-02")
-    page = db_client.get("/players/ada")
+    page = db_client.get("/player?name=ada")
     soup = soup_of(page)
     value = {tr["id"]: tr.find("td").get_text() for tr in soup.select("#stats tr")}
     ada_four = FOUR["expected"]["players"][0]
@@ -185,7 +187,8 @@ def test_player_stats(db_client):
     elves = (ada_four["categories"]["elves"] + ada_tie["categories"]["elves"]) / 2
     assert soup.select_one("#avg-elves td").get_text() == f"{elves:.1f}"
     assert len(soup.select("#chart svg circle")) == 2
-    assert db_client.get("/players/nobody").status_code == 404
+    missing = db_client.get("/player?name=nobody")
+    assert missing.status_code == 404 and "No saved game has a player" in missing.get_data(as_text=True)
 
 
 def test_export_import_round_trip(db_client):
@@ -196,7 +199,8 @@ def test_export_import_round_trip(db_client):
     response = db_client.post("/games/import", data=upload, content_type="multipart/form-data")
     assert response.status_code == 200
     link = soup_of(response).select_one("#imported a")["href"]
-    new_public = "/g/" + link.split("/")[2]
+    assert link.startswith("http://localhost/g/")  # a full link to copy
+    new_public = "/g/" + link.removeprefix("http://localhost/g/").split("/")[0]
     assert new_public != public
     assert db_client.get(new_public + ".json").get_json() == exported
 
@@ -207,7 +211,7 @@ def test_history_export_and_csv_neutralises_formulas(db_client):
     assert len(everything["games"]) == 1
     rows = list(csv.DictReader(io.StringIO(db_client.get("/games.csv").get_data(as_text=True))))
     assert [r["player"] for r in rows] == ["Ada", "Bo", "Cy", "Di"]
-    assert rows[0]["location"].startswith("'=") and rows[0]["notes"] == "'+1"
+    assert "legend_ids" in rows[0] and rows[0]["location"].startswith("'=") and rows[0]["notes"] == "'+1"
     assert [int(r["total"]) for r in rows] == [p["total"] for p in FOUR["expected"]["players"]]
     assert rows[0]["conflicts"] == str(FOUR["expected"]["players"][0]["categories"]["conflicts"])
 
@@ -234,3 +238,72 @@ def test_saved_pdf(db_client):
     public, _ = save(db_client)
     response = db_client.get(public + ".pdf?paper=letter")
     assert response.status_code == 200 and response.data.startswith(b"%PDF")
+
+
+def test_saving_the_same_sheet_twice_keeps_one_game(db_client):
+    token = sheet_token(db_client, FOUR["game"])
+    first = db_client.post("/games", data={"token": token}).headers["Location"]
+    second = db_client.post("/games", data={"token": token}).headers["Location"]
+    assert first == second
+    assert len(db_client.get("/games.json").get_json()["games"]) == 1
+
+
+def test_old_revision_shows_its_own_details_and_pdf(db_client):
+    public, private = save(db_client, location="Kitchen table")
+    data = form_data(FOUR["game"]) | {"based_on": 1, "played_on": "2026-11-28", "location": "Garden"}
+    assert db_client.post(private + "/edit", data=data).status_code == 303
+    old = soup_of(db_client.get(public + "/r/1"))
+    assert old.select_one("#location").get_text() == "Kitchen table"
+    assert old.select_one("#pdf")["href"] == public + "/r/1.pdf"
+    assert db_client.get(public + "/r/1.pdf").data.startswith(b"%PDF")
+    assert soup_of(db_client.get(public)).select_one("#location").get_text() == "Garden"
+
+
+def test_correction_form_says_it_is_a_correction(db_client):
+    _, private = save(db_client)
+    soup = soup_of(db_client.get(private + "/edit"))
+    assert soup.select_one("h1").get_text() == "Correct a saved game"
+    assert soup.select_one("#score").get_text() == "Save the correction"
+
+
+def test_history_filter_without_match_says_so(db_client):
+    save(db_client)
+    soup = soup_of(db_client.get("/games?player=Nobody"))
+    assert "No saved game has a player called “Nobody”" in soup.get_text()
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"date": "2026-W10-1"}, "is not a date like 2026-11-30"),
+        ({"date": 0}, "is not a date"),
+        ({"location": "x" * 101}, "longer than 100"),
+        ({"notes": "x" * 2001}, "longer than 2000"),
+    ],
+)
+def test_import_refuses_bad_details_instead_of_changing_them(db_client, change, message):
+    body = json.dumps(FOUR["game"] | change).encode()
+    response = db_client.post(
+        "/games/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 422 and message in soup_of(response).select_one("#form-errors").get_text()
+
+
+def test_import_of_a_huge_number_is_a_clear_refusal(db_client):
+    body = b'{"games": [' + b"1" * 5000 + b"]}"
+    response = db_client.post(
+        "/games/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 422 and "not a JSON game file" in soup_of(response).get_text()
+
+
+def test_import_accepts_a_history_larger_than_one_request_of_the_form(db_client):
+    history = {"games": [FOUR["game"] | {"date": "2026-11-01", "notes": "n" * 1900}] * 140}
+    body = json.dumps(history).encode()
+    # over the 256 KiB of any other request; under the test client's 500 KB spooling threshold
+    assert 300 * 1024 < len(body) < 490 * 1000
+    response = db_client.post(
+        "/games/import", data={"file": (io.BytesIO(body), "h.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 200
+    assert len(db_client.get("/games.json").get_json()["games"]) == 140
