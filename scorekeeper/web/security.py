@@ -49,6 +49,7 @@ def init_security(app: Flask) -> None:
     app.config.setdefault("SAVE_RATE_LIMIT", "30 per minute;300 per hour")
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.config.setdefault("RATELIMIT_ENABLED", True)  # explicit: the limiter keeps the last app's choice
     https = bool(app.config["HTTPS"])
     app.config["SESSION_COOKIE_SECURE"] = https
 
