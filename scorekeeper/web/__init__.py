@@ -27,7 +27,7 @@ def init_app(app: Flask) -> None:
 
     @app.get("/healthz")
     def healthz():
-        """Liveness for load balancers (and the hello-world baseline of bench/http.py)."""
+        """Liveness for load balancers (and the hello-world baseline of bench/http_throughput.py)."""
         return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
 
     @app.errorhandler(HTTPException)

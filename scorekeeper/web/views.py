@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+import functools
+import secrets
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError, generate_csrf
 
 from ..engine import (
     LEGENDS,
@@ -106,10 +108,24 @@ def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game,
 
 @bp.get("/sheet/<token>")
 def sheet(token: str):
-    """The score sheet of the game packed in *token* (R7: rows, totals, places)."""
+    """The score sheet of the game packed in *token* (R7: rows, totals, places).
+
+    A link's page is the same for everyone but for the save form's CSRF
+    token, so it is rendered once per link and address and kept (LRU); each
+    visitor gets it with a fresh CSRF token in the slot.
+    """
+    return _sheet_page(token, request.url_root).replace(CSRF_SLOT, generate_csrf())
+
+
+#: Stands in the cached page where each visitor's CSRF token goes (random per process).
+CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
+
+
+@functools.lru_cache(maxsize=512)
+def _sheet_page(token: str, url_root: str) -> str:
     game, played_on = _game_from_token(token)
     context = sheet_context(score_game(game), played_on, _token_links(token))
-    return render_template("sheets/sheet.html", **context, save_form=SaveGameForm(token=token))
+    return render_template("sheets/sheet.html", **context, save_form=SaveGameForm(token=token), csrf_slot=CSRF_SLOT)
 
 
 @bp.get("/sheet/<token>.pdf")

@@ -112,3 +112,21 @@ def test_error_pages_never_show_a_traceback(tmp_path):
     assert response.status_code == 500
     assert b"secret internals" not in response.data and b"Traceback" not in response.data
     assert b"Something went wrong" in response.data
+
+
+def test_cached_sheet_page_gives_each_visitor_their_own_csrf_token(tmp_path):
+    app = make_app(tmp_path)
+    first, second = app.test_client(), app.test_client()
+    token = first.post("/", data=form_data(FOUR["game"]) | {"csrf_token": _csrf(first, "/")}).headers["Location"]
+    tokens = [_csrf(client, token) for client in (first, second, first)]
+    assert tokens[0] != tokens[1] and "csrf-slot" not in "".join(tokens)
+    for client, csrf in ((first, tokens[2]), (second, tokens[1])):
+        saved = client.post("/games", data={"csrf_token": csrf, "token": token.removeprefix("/sheet/")})
+        assert saved.status_code == 303
+    other = second.post("/games", data={"csrf_token": tokens[2], "token": token.removeprefix("/sheet/")})
+    assert other.status_code == 400  # one visitor's token is no good to another
+
+
+def _csrf(client, path: str) -> str:
+    soup = BeautifulSoup(client.get(path).data, "html.parser")
+    return soup.select_one("input[name=csrf_token]")["value"]
