@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import functools
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
