@@ -43,8 +43,30 @@ def neighbours(cell: int) -> tuple[int, ...]:
 
 _NEIGHBOURS = tuple(neighbours(cell) for cell in CELLS)
 _CARD_BY_ID = {card.value: card for card in Card}
+_PORTAL = Card.PORTAL
 _BIT = tuple(1 << cell for cell in CELLS)
+_FULL = (1 << (SIZE * SIZE)) - 1
+_NOTHING = (0,) * (SIZE * SIZE)
+_NOT_FIRST_COLUMN = sum(_BIT[cell] for cell in CELLS if cell % SIZE)
+_NOT_LAST_COLUMN = sum(_BIT[cell] for cell in CELLS if cell % SIZE != SIZE - 1)
+
+
+def _spread(mask: int) -> int:
+    """The cells sharing an edge with any cell of *mask* (bit shifts on the 4 × 4 grid)."""
+    return (
+        ((mask & _NOT_LAST_COLUMN) << 1) | ((mask & _NOT_FIRST_COLUMN) >> 1) | ((mask << SIZE) & _FULL) | (mask >> SIZE)
+    )
+
+
+def _cells_of(mask: int) -> tuple[int, ...]:
+    """The cells of a bitmask, ascending (two table look-ups, one per byte)."""
+    return _LOW_CELLS[mask & 0xFF] + _HIGH_CELLS[mask >> 8]
+
+
+_LOW_CELLS = tuple(tuple(cell for cell in range(8) if byte >> cell & 1) for byte in range(256))
+_HIGH_CELLS = tuple(tuple(cell + 8 for cell in cells) for cells in _LOW_CELLS)
 _NEIGHBOUR_MASKS = tuple(sum(_BIT[n] for n in _NEIGHBOURS[cell]) for cell in CELLS)
+_NEIGHBOURS_AND_BITS = tuple(zip(_NEIGHBOUR_MASKS, _BIT, strict=True))
 
 
 class PortalNetwork(NamedTuple):
@@ -183,24 +205,28 @@ class Kingdom:
     @cached_property
     def portal_networks(self) -> tuple[PortalNetwork, ...]:
         """Every portal network, ordered by its first portal cell (R2)."""
-        seen: set[int] = set()
-        networks = []
-        for start in CELLS:
-            if self.cards[start] is not Card.PORTAL or start in seen:
-                continue
-            portals, members, stack = set(), set(), [start]
-            seen.add(start)
-            while stack:
-                cell = stack.pop()
-                portals.add(cell)
-                for other in _NEIGHBOURS[cell]:
-                    if self.cards[other] is Card.PORTAL:
-                        if other not in seen:
-                            seen.add(other)
-                            stack.append(other)
-                    else:
-                        members.add(other)
-            networks.append(PortalNetwork(tuple(sorted(portals)), tuple(sorted(members))))
+        return tuple(PortalNetwork(_cells_of(portals), _cells_of(members)) for portals, members in self._network_masks)
+
+    @cached_property
+    def _network_masks(self) -> tuple[tuple[int, int], ...]:
+        """``(portal cells, member cells)`` bitmasks per network, by first portal.
+
+        A flood fill over bitmasks: grow a seed portal by its edge neighbours
+        that are portals until nothing changes (R2: joined edge to edge)."""
+        portal_mask = 0
+        for cell, card in enumerate(self.cards):
+            if card is _PORTAL:
+                portal_mask |= _BIT[cell]
+        networks, remaining = [], portal_mask
+        while remaining:
+            network = remaining & -remaining
+            while True:
+                grown = network | (_spread(network) & portal_mask)
+                if grown == network:
+                    break
+                network = grown
+            remaining &= ~network
+            networks.append((network, _spread(network) & ~portal_mask))
         return tuple(networks)
 
     @cached_property
@@ -246,34 +272,20 @@ class Kingdom:
     @cached_property
     def reach(self) -> Reach:
         """Bitmasks of who reaches whom, cell by cell; what scoring reads (R2)."""
-        cards = self.cards
-        networks = self.portal_networks
-        member_masks = [sum(_BIT[m] for m in network.members) for network in networks]
+        masks = self._network_masks
+        cards_mask = _FULL
+        for portals, _members in masks:
+            cards_mask &= ~portals
+        adjacent = tuple([mask & cards_mask if cards_mask & bit else 0 for mask, bit in _NEIGHBOURS_AND_BITS])
+        if not masks:
+            return Reach(adjacent, _NOTHING, _NOTHING, ())
         borders = [0] * (SIZE * SIZE)
-        for index, network in enumerate(networks):
-            for member in network.members:
-                borders[member] |= 1 << index
-        cards_mask = sum(_BIT[cell] for cell in CELLS if cards[cell] is not Card.PORTAL)
-        adjacent, through = [], []
-        for cell in CELLS:
-            if not cards_mask >> cell & 1:
-                adjacent.append(0)
-                through.append(0)
-                continue
-            adjacent.append(_NEIGHBOUR_MASKS[cell] & cards_mask)
-            if not borders[cell]:
-                through.append(0)
-                continue
-            mask = 0
-            bordered = borders[cell]
-            index = 0
-            while bordered:
-                if bordered & 1:
-                    mask |= member_masks[index]
-                bordered >>= 1
-                index += 1
-            through.append(mask & ~(1 << cell))
-        return Reach(tuple(adjacent), tuple(through), tuple(borders), networks)
+        through = [0] * (SIZE * SIZE)
+        for index, (_portals, members) in enumerate(masks):
+            for cell in _cells_of(members):
+                borders[cell] |= 1 << index
+                through[cell] |= members & ~_BIT[cell]
+        return Reach(adjacent, tuple(through), tuple(borders), self.portal_networks)
 
     def count(self, card: Card) -> int:
         """How many cells hold *card*."""

@@ -46,6 +46,11 @@ _TRIBE_ROW = {
     Card.HUMANS: Row.HUMANS,
     Card.GOBLINS: Row.GOBLINS,
 }
+# Plain names for members used in the hot loops (an Enum attribute lookup is a descriptor call).
+_ROWS = tuple(Row)
+_TRIBE_ROWS = frozenset(_TRIBE_ROW.values())
+_DRAGONS, _LEGENDS, _CONFLICTS = Row.DRAGONS, Row.LEGENDS, Row.CONFLICTS
+_GOBLINS = Card.GOBLINS
 
 
 class LandPoints(NamedTuple):
@@ -190,11 +195,11 @@ class KingdomScore:
 
     def explain(self, row: Row) -> list[str]:
         """One sentence per card or claim behind *row*, for the sheet (R7.5 spirit)."""
-        if row in _TRIBE_ROW.values():
+        if row in _TRIBE_ROWS:
             return [t.describe() for t in self.tribes if _TRIBE_ROW[t.tribe] is row]
-        if row is Row.DRAGONS:
+        if row is _DRAGONS:
             return [d.describe() for d in self.dragons]
-        if row is Row.CONFLICTS:
+        if row is _CONFLICTS:
             return [c.describe() for c in self.conflicts]
         return [f"{legend.name}: {legend.requirement} → {legend.value:+d}" for legend in self.legends]
 
@@ -223,12 +228,12 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     conflicts = _conflicts(kingdom, ruleset)
     dragons = _dragons(kingdom, ruleset)
     claimed = tuple(LEGENDS_BY_ID[legend_id] for legend_id in legends)
-    rows = {row: 0 for row in Row}
+    rows = dict.fromkeys(_ROWS, 0)
     for tribe in tribes:
         rows[_TRIBE_ROW[tribe.tribe]] += tribe.points
-    rows[Row.DRAGONS] = sum(d.points for d in dragons)
-    rows[Row.LEGENDS] = sum(legend.value for legend in claimed)
-    rows[Row.CONFLICTS] = sum(c.points for c in conflicts)
+    rows[_DRAGONS] = sum(d.points for d in dragons)
+    rows[_LEGENDS] = sum(legend.value for legend in claimed)
+    rows[_CONFLICTS] = sum(c.points for c in conflicts)
     return KingdomScore(kingdom, ruleset, tribes, conflicts, dragons, claimed, rows)
 
 
@@ -246,20 +251,27 @@ def _cells_in(mask: int):
 
 def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
     cards, reach = kingdom.cards, kingdom.reach
+    adjacent_masks, through_masks, borders = reach.adjacent, reach.through, reach.borders
     scores = []
     for cell, tribe in enumerate(cards):
         table = TRIBE_LAND_POINTS.get(tribe)
         if table is None:
             continue
-        portals = _uses_portals(tribe)
-        adjacent = reach.adjacent[cell]
+        portals = tribe is not _GOBLINS  # R2.1
+        adjacent = adjacent_masks[cell]
+        reached = adjacent | through_masks[cell] if portals else adjacent
         lands, points = [], 0
-        for other in _cells_in(adjacent | (reach.through[cell] if portals else 0)):
+        while reached:  # each reached cell, lowest first
+            low = reached & -reached
+            reached ^= low
+            other = low.bit_length() - 1
             land = cards[other]
-            if land in table:
-                networks = reach.networks_between(cell, other) if portals and reach.borders[other] else ()
-                lands.append(LandPoints(other, land, table[land], bool(adjacent >> other & 1), networks))
-                points += table[land]
+            value = table.get(land)
+            if value is None:
+                continue
+            networks = reach.networks_between(cell, other) if portals and borders[cell] & borders[other] else ()
+            lands.append(LandPoints(other, land, value, bool(adjacent & low), networks))
+            points += value
         scores.append(TribeScore(cell, tribe, tuple(lands), points))
     return tuple(scores)
 
@@ -280,7 +292,7 @@ def _conflicts(kingdom: Kingdom, ruleset: Ruleset) -> tuple[Conflict, ...]:
             portals = goblins_use_portals or (ta is not Card.GOBLINS and tb is not Card.GOBLINS)
             by_edge = adjacent[a] >> b & 1
             if by_edge or (portals and through[a] >> b & 1):
-                networks = reach.networks_between(a, b) if portals else ()
+                networks = reach.networks_between(a, b) if portals and reach.borders[a] & reach.borders[b] else ()
                 found.append(Conflict((a, b), (ta, tb), ruleset.conflict_points, bool(by_edge), networks))
     return tuple(found)
 
