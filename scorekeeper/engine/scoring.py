@@ -94,10 +94,22 @@ class TribeScore(NamedTuple):
         if not self.lands:
             parts = "no connected land"
         else:
-            parts = ", ".join(
-                [f"{lp.land.label} {_CELL_NAMES[lp.cell]} {lp.points:+d} ({lp.via})" for lp in self.lands]
-            )
+            parts = ", ".join([_land_part(lp) for lp in self.lands])
         return f"{self.tribe.label} at {cell_name(self.cell)}: {parts} → {self.points:+d}"
+
+
+def _land_part(lp: LandPoints) -> str:
+    """``"Forest r1c1 +2 (adjacent)"``; the common, portal-free ones come from a table."""
+    if lp.networks:
+        return f"{lp.land.label} {_CELL_NAMES[lp.cell]} {lp.points:+d} ({lp.via})"
+    key = (lp.land, lp.cell, lp.points)
+    part = _ADJACENT_PARTS.get(key)
+    if part is None:
+        part = _ADJACENT_PARTS[key] = f"{lp.land.label} {_CELL_NAMES[lp.cell]} {lp.points:+d} (adjacent)"
+    return part
+
+
+_ADJACENT_PARTS: dict[tuple[Card, int, int], str] = {}  # at most 4 lands × 16 cells × 4 values
 
 
 class Conflict(NamedTuple):
@@ -231,14 +243,19 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     rows = dict.fromkeys(_ROWS, 0)
     for tribe in tribes:
         rows[_TRIBE_ROW[tribe.tribe]] += tribe.points
-    rows[_DRAGONS] = sum(d.points for d in dragons)
-    rows[_LEGENDS] = sum(legend.value for legend in claimed)
-    rows[_CONFLICTS] = sum(c.points for c in conflicts)
+    rows[_DRAGONS] = sum([d.points for d in dragons])
+    rows[_LEGENDS] = sum([legend.value for legend in claimed])
+    rows[_CONFLICTS] = ruleset.conflict_points * len(conflicts)
     return KingdomScore(kingdom, ruleset, tribes, conflicts, dragons, claimed, rows)
 
 
 def _uses_portals(card: Card) -> bool:
     return card is not Card.GOBLINS  # R2.1
+
+
+# Building the records with tuple.__new__ skips the named tuples' Python-level
+# __new__ (all fields are given): scoring builds some 40 of them per kingdom.
+_new = tuple.__new__
 
 
 def _cells_in(mask: int):
@@ -272,28 +289,38 @@ def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
             networks = reach.networks_between(cell, other) if portals and borders[cell] & borders[other] else ()
             lands.append(LandPoints(other, land, value, bool(adjacent & low), networks))
             points += value
-        scores.append(TribeScore(cell, tribe, tuple(lands), points))
+        scores.append(_new(TribeScore, (cell, tribe, tuple(lands), points)))
     return tuple(scores)
 
 
 def _conflicts(kingdom: Kingdom, ruleset: Ruleset) -> tuple[Conflict, ...]:
     cards, reach = kingdom.cards, kingdom.reach
-    adjacent, through = reach.adjacent, reach.through
+    adjacent, through, borders = reach.adjacent, reach.through, reach.borders
     hated = ruleset.hated_ordered
     goblins_use_portals = ruleset.goblin_conflicts_through_portals  # R4.3, R9
-    tribe_cells = [cell for cell, card in enumerate(cards) if card in TRIBE_LAND_POINTS]
+    tribe_mask = 0
+    for cell, card in enumerate(cards):
+        if card in TRIBE_LAND_POINTS:
+            tribe_mask |= 1 << cell
     found = []
-    for i, a in enumerate(tribe_cells):
-        ta = cards[a]
-        for b in tribe_cells[i + 1 :]:
+    for a, ta in enumerate(cards):
+        if not tribe_mask >> a & 1:
+            continue
+        # only the tribe cards after this one that it reaches at all
+        reached = (adjacent[a] | through[a]) & tribe_mask & ~((2 << a) - 1)
+        while reached:
+            low = reached & -reached
+            reached ^= low
+            b = low.bit_length() - 1
             tb = cards[b]
             if (ta, tb) not in hated:
                 continue
-            portals = goblins_use_portals or (ta is not Card.GOBLINS and tb is not Card.GOBLINS)
-            by_edge = adjacent[a] >> b & 1
-            if by_edge or (portals and through[a] >> b & 1):
-                networks = reach.networks_between(a, b) if portals and reach.borders[a] & reach.borders[b] else ()
-                found.append(Conflict((a, b), (ta, tb), ruleset.conflict_points, bool(by_edge), networks))
+            by_edge = bool(adjacent[a] & low)
+            portals = goblins_use_portals or (ta is not _GOBLINS and tb is not _GOBLINS)
+            if not (by_edge or portals):
+                continue
+            networks = reach.networks_between(a, b) if portals and borders[a] & borders[b] else ()
+            found.append(_new(Conflict, ((a, b), (ta, tb), ruleset.conflict_points, by_edge, networks)))
     return tuple(found)
 
 
