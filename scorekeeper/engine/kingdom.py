@@ -96,10 +96,11 @@ class Link:
 class Kingdom:
     """One player's final 4 × 4 grid of face-up Kingdom cards (R1).
 
-    :ivar cards: 16 cards, row by row (index 0..15).
+    :ivar cards: 16 cards, row by row (index 0..15). Only a kingdom still
+        being entered (see :meth:`partial`) holds ``None`` for a blank cell.
     """
 
-    cards: tuple[Card, ...]
+    cards: tuple[Card | None, ...]
 
     def __post_init__(self) -> None:
         if len(self.cards) != SIZE * SIZE:
@@ -135,6 +136,26 @@ class Kingdom:
             raise InvalidKingdom(f"a kingdom has 16 cards, not {len(cells)}")
         return cls.from_rows([cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)])
 
+    @classmethod
+    def partial(cls, cells: Sequence[Card | None]) -> Kingdom:
+        """A kingdom still being entered: 16 cells, row by row, ``None`` where
+        no card is entered yet.
+
+        A blank cell is connected to nothing (R2 needs a card there): it is no
+        land, tribe or Dragon, never joins a portal network and links no two
+        cards. Scoring it gives the rows of the cards entered so far; a
+        complete kingdom scores exactly as :class:`Kingdom` does. Game files
+        and final sheets never hold blanks (R1, R8).
+
+        :raises InvalidKingdom: if there are not 16 cells.
+        """
+        return cls(tuple(cells))
+
+    @property
+    def is_complete(self) -> bool:
+        """Every cell holds a card (R1)."""
+        return None not in self.cards
+
     @property
     def rows(self) -> tuple[tuple[Card, ...], ...]:
         """The 4 rows of 4 cards, top to bottom."""
@@ -158,7 +179,7 @@ class Kingdom:
                         if other not in seen:
                             seen.add(other)
                             stack.append(other)
-                    else:
+                    elif self.cards[other] is not None:  # a blank cell joins no network
                         members.add(other)
             networks.append(PortalNetwork(tuple(sorted(portals)), tuple(sorted(members))))
         return tuple(networks)
@@ -173,10 +194,10 @@ class Kingdom:
         """
         adjacent: set[tuple[int, int]] = set()
         for cell in CELLS:
-            if self.cards[cell] is Card.PORTAL:
+            if self.cards[cell] in (Card.PORTAL, None):
                 continue
             for other in _NEIGHBOURS[cell]:
-                if other > cell and self.cards[other] is not Card.PORTAL:
+                if other > cell and self.cards[other] not in (Card.PORTAL, None):
                     adjacent.add((cell, other))
         through: dict[tuple[int, int], list[PortalNetwork]] = {}
         for network in self.portal_networks:

@@ -229,7 +229,7 @@ def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
     cards = kingdom.cards
     scores = []
     for cell, tribe in enumerate(cards):
-        if not tribe.is_tribe:
+        if tribe is None or not tribe.is_tribe:
             continue
         table = TRIBE_LAND_POINTS[tribe]
         through = _uses_portals(tribe)
