@@ -27,12 +27,13 @@ from ..engine import (
     score_game,
 )
 from .forms import GameForm, SaveGameForm
+from .i18n import N_, error_message, error_text, gettext
 from .links import DamagedLink, decode_game, encode_game
 from .pdf import choose_paper, render_pdf
 
 bp = Blueprint("sheets", __name__)
 
-EXPIRED = "The form had expired or came from elsewhere; check your entries and press “Score the game” again."
+EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
 
 
 #: The forms that enter a whole game: endpoint → (form class, its action URL).
@@ -49,7 +50,7 @@ def csrf_refused(error: CSRFError):
     action = request.form.get("action", "score")
     if action == "add" or action.startswith("remove-"):
         return render_game_form(_changed_players(form, action), action_url())  # changes nothing
-    return render_game_form(form, action_url(), [EXPIRED], status=400)
+    return render_game_form(form, action_url(), [gettext(EXPIRED)], status=400)
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -75,11 +76,12 @@ def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game,
     entries with the engine (R8) and hand a valid game to *on_valid*. Every
     refusal shows the form again with all entries and the errors beside them."""
     action = request.form.get("action", "score")
+    pasted = all([player.form.apply_paste() for player in form.players])
     if action == "add" or action.startswith("remove-"):
         return render_game_form(_changed_players(form, action), action_url)
-    shape_ok = form.validate()
+    shape_ok = form.validate() and pasted
     if "csrf_token" in form.errors:
-        return render_game_form(form, action_url, [EXPIRED], status=400)
+        return render_game_form(form, action_url, [gettext(EXPIRED)], status=400)
     try:
         game = Game.from_dict(form.game_data())
     except GameErrors as problems:
@@ -174,7 +176,7 @@ def _game_from_token(token: str) -> tuple[Game, date | None]:
         data, played_on = decode_game(token)
         return Game.from_dict(data), played_on
     except (DamagedLink, GameErrors):
-        abort(404, description="This score-sheet link is damaged or incomplete. Ask for the link again.")
+        abort(404, description=gettext("This score-sheet link is damaged or incomplete. Ask for the link again."))
 
 
 def render_game_form(form: GameForm, action_url: str, messages: list[str] | None = None, status: int = 200):
@@ -195,7 +197,9 @@ def render_game_form(form: GameForm, action_url: str, messages: list[str] | None
 
 
 def _has_errors(panel) -> bool:
-    return bool(panel.name.errors or panel.legends.errors or any(cell.errors for cell in panel.cells))
+    return bool(
+        panel.name.errors or panel.legends.errors or panel.paste.errors or any(cell.errors for cell in panel.cells)
+    )
 
 
 def form_from_data(form_class: type[GameForm], data: dict, played_on: date | None = None, **extra) -> GameForm:
@@ -246,13 +250,13 @@ def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
     for error in errors:
         panel = form.players[error.player].form if error.player is not None else None
         if panel is None:
-            general.append(str(error))
+            general.append(error_message(error))
         elif isinstance(error, InvalidPlayerName):
-            panel.name.errors = [*panel.name.errors, error.message]
+            panel.name.errors = [*panel.name.errors, error_text(error)]
         elif isinstance(error, UnknownCard) and error.cell is not None:
-            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, str(error)]
+            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, error_message(error)]
         elif isinstance(error, (UnknownLegend, DuplicateLegend)):
-            panel.legends.errors = [*panel.legends.errors, error.message]
+            panel.legends.errors = [*panel.legends.errors, error_text(error)]
         else:
-            panel.name.errors = [*panel.name.errors, error.message]
+            panel.name.errors = [*panel.name.errors, error_text(error)]
     return general
