@@ -153,10 +153,11 @@ class Reach:
 class Kingdom:
     """One player's final 4 × 4 grid of face-up Kingdom cards (R1).
 
-    :ivar cards: 16 cards, row by row (index 0..15).
+    :ivar cards: 16 cards, row by row (index 0..15). Only a kingdom still
+        being entered (see :meth:`partial`) holds ``None`` for a blank cell.
     """
 
-    cards: tuple[Card, ...]
+    cards: tuple[Card | None, ...]
 
     def __post_init__(self) -> None:
         if len(self.cards) != SIZE * SIZE:
@@ -197,6 +198,26 @@ class Kingdom:
             raise InvalidKingdom(f"a kingdom has 16 cards, not {len(cells)}")
         return cls.from_rows([cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)])
 
+    @classmethod
+    def partial(cls, cells: Sequence[Card | None]) -> Kingdom:
+        """A kingdom still being entered: 16 cells, row by row, ``None`` where
+        no card is entered yet.
+
+        A blank cell is connected to nothing (R2 needs a card there): it is no
+        land, tribe or Dragon, never joins a portal network and links no two
+        cards. Scoring it gives the rows of the cards entered so far; a
+        complete kingdom scores exactly as :class:`Kingdom` does. Game files
+        and final sheets never hold blanks (R1, R8).
+
+        :raises InvalidKingdom: if there are not 16 cells.
+        """
+        return cls(tuple(cells))
+
+    @property
+    def is_complete(self) -> bool:
+        """Every cell holds a card (R1)."""
+        return None not in self.cards
+
     @property
     def rows(self) -> tuple[tuple[Card, ...], ...]:
         """The 4 rows of 4 cards, top to bottom."""
@@ -213,10 +234,7 @@ class Kingdom:
 
         A flood fill over bitmasks: grow a seed portal by its edge neighbours
         that are portals until nothing changes (R2: joined edge to edge)."""
-        portal_mask = 0
-        for cell, card in enumerate(self.cards):
-            if card is _PORTAL:
-                portal_mask |= _BIT[cell]
+        portal_mask, card_mask = self._portal_and_card_masks
         networks, remaining = [], portal_mask
         while remaining:
             network = remaining & -remaining
@@ -226,8 +244,20 @@ class Kingdom:
                     break
                 network = grown
             remaining &= ~network
-            networks.append((network, _spread(network) & ~portal_mask))
+            networks.append((network, _spread(network) & card_mask))
         return tuple(networks)
+
+    @cached_property
+    def _portal_and_card_masks(self) -> tuple[int, int]:
+        """Bitmasks of the portal cells and of the other cards; blank cells
+        (a kingdom being entered) are in neither: they connect nothing."""
+        portal_mask = card_mask = 0
+        for cell, card in enumerate(self.cards):
+            if card is _PORTAL:
+                portal_mask |= _BIT[cell]
+            elif card is not None:
+                card_mask |= _BIT[cell]
+        return portal_mask, card_mask
 
     @cached_property
     def links(self) -> dict[tuple[int, int], Link]:
@@ -239,10 +269,10 @@ class Kingdom:
         """
         adjacent: set[tuple[int, int]] = set()
         for cell in CELLS:
-            if self.cards[cell] is Card.PORTAL:
+            if self.cards[cell] in (Card.PORTAL, None):
                 continue
             for other in _NEIGHBOURS[cell]:
-                if other > cell and self.cards[other] is not Card.PORTAL:
+                if other > cell and self.cards[other] not in (Card.PORTAL, None):
                     adjacent.add((cell, other))
         through: dict[tuple[int, int], list[PortalNetwork]] = {}
         for network in self.portal_networks:
@@ -273,9 +303,7 @@ class Kingdom:
     def reach(self) -> Reach:
         """Bitmasks of who reaches whom, cell by cell; what scoring reads (R2)."""
         masks = self._network_masks
-        cards_mask = _FULL
-        for portals, _members in masks:
-            cards_mask &= ~portals
+        cards_mask = self._portal_and_card_masks[1]
         adjacent = tuple([mask & cards_mask if cards_mask & bit else 0 for mask, bit in _NEIGHBOURS_AND_BITS])
         if not masks:
             return Reach(adjacent, _NOTHING, _NOTHING, ())

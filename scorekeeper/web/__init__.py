@@ -11,6 +11,7 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
+    from . import i18n
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, qr_svg
     from .games import bp as games_bp
@@ -18,6 +19,7 @@ def init_app(app: Flask) -> None:
     from .views import bp as sheets_bp
 
     init_security(app)
+    i18n.init_app(app)
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
     app.register_blueprint(sheets_bp)

@@ -1,10 +1,15 @@
-"""``POST /api/score``: the command line's JSON, over HTTP."""
+"""The JSON API: ``POST /api/score`` (the command line's JSON over HTTP) and
+``POST /api/preview`` (the running rows of one kingdom while it is entered)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..engine import GameErrors, score_game_dict
+from ..engine import LEGENDS_BY_ID, GameErrors, Kingdom, Row, get_ruleset, score_game_dict, score_kingdom
+from ..engine.errors import GameError
+from .forms import KingdomTextError, card_of_word, parse_kingdom_text
+from .i18n import error_message
+from .i18n import gettext as _
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -17,10 +22,7 @@ def score():
     body that is not JSON (too deeply nested JSON included). Every other
     error under ``/api/`` is JSON too (see :func:`scorekeeper.web.init_app`).
     """
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:
-        data = None
+    data = _json_body()
     if data is None:
         return jsonify(errors=["the body must be a JSON game object (Content-Type: application/json)"]), 400
     try:
@@ -28,3 +30,76 @@ def score():
     except GameErrors as problems:
         return jsonify(errors=[str(error) for error in problems.errors]), 400
     return jsonify(sheet.to_dict())
+
+
+@bp.post("/preview")
+def preview():
+    """The seven rows of one kingdom as entered so far, scored by the engine.
+
+    Body: ``{"ruleset": "pocket", "cells": [16 × card], "legends": [ids]}``,
+    a card being an id, name or code (see :func:`card_of_word`) or ``""`` /
+    ``null`` for a cell not entered yet; or ``"text"`` (four lines of four,
+    as in the form's text box) instead of ``"cells"``. Blank cells are cards
+    not entered yet: connected to nothing, they score nothing and count as
+    no land (:meth:`Kingdom.partial`). Legends must be valid ids; they are
+    not checked against other players (R6.1 needs the whole game).
+
+    Answer: ``{"cells": [16 ids or ""], "rows": {row: points}, "total",
+    "points": [16 × points the card scored or null], "complete"}``.
+    400 with ``{"errors": [...]}`` (in the page's language) otherwise.
+    """
+    data = _json_body()
+    if not isinstance(data, dict):
+        return jsonify(errors=[_("The body must be a JSON object with 16 cells.")]), 400
+    errors: list[str] = []
+    try:
+        ruleset = get_ruleset(data.get("ruleset") or "pocket")
+    except GameError as error:
+        errors.append(error_message(error))
+        ruleset = None
+    cells = _cells(data, errors)
+    legends = data.get("legends") or []
+    if not isinstance(legends, list) or not all(isinstance(x, str) and x in LEGENDS_BY_ID for x in legends):
+        errors.append(_("The legends must be a list of Legend ids."))
+    if errors or ruleset is None or cells is None:
+        return jsonify(errors=errors), 400
+    kingdom = Kingdom.partial(cells)
+    scored = score_kingdom(kingdom, ruleset, dict.fromkeys(legends))
+    return jsonify(
+        cells=[card.value if card else "" for card in cells],
+        rows={row.value: scored.rows[row] for row in Row},
+        total=scored.total,
+        points=[scored.cell_points(cell) for cell in range(16)],
+        complete=kingdom.is_complete,
+    )
+
+
+def _cells(data: dict, errors: list[str]) -> list | None:
+    if isinstance(data.get("text"), str) and "cells" not in data:
+        try:
+            words = parse_kingdom_text(data["text"])
+        except KingdomTextError as error:
+            errors.append(str(error))
+            return None
+    else:
+        words = data.get("cells")
+        if not isinstance(words, list) or len(words) != 16:
+            errors.append(_("A kingdom has 16 cells, row by row."))
+            return None
+    cells = []
+    for index, word in enumerate(words):
+        try:
+            cells.append(card_of_word(word) if isinstance(word, str) and word.strip() else None)
+            if word is not None and not isinstance(word, str):
+                raise ValueError
+        except ValueError:
+            row, column = divmod(index, 4)
+            errors.append(_("Row %(row)d, column %(column)d: not a card.", row=row + 1, column=column + 1))
+    return None if errors else cells
+
+
+def _json_body() -> object:
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        return None

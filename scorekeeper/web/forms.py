@@ -6,8 +6,10 @@ Field names follow WTForms list conventions: ``ruleset``, ``players-N-name``,
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
+from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -26,7 +28,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
-from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card
+from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card
 
 
 def _card_choice(card: Card) -> SelectChoice:
@@ -41,8 +43,83 @@ LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 _MAX_ENTRIES = 2 * MAX_PLAYERS
 
 
+#: One-letter codes for typing and pasting (the keys of the tap palette) and
+#: the German edition's names; two-letter codes and English names are the
+#: engine's own (:func:`parse_card`).
+KEYS: dict[str, Card] = {
+    "f": Card.FOREST, "s": Card.SWAMP, "m": Card.MOUNTAIN, "p": Card.PLAIN,
+    "e": Card.ELVES, "d": Card.DWARVES, "h": Card.HUMANS, "g": Card.GOBLINS,
+    "r": Card.DRAGON, "o": Card.PORTAL,
+}  # fmt: skip
+GERMAN_NAMES: dict[str, Card] = {
+    "wald": Card.FOREST, "sumpf": Card.SWAMP, "berg": Card.MOUNTAIN, "ebene": Card.PLAIN,
+    "elfen": Card.ELVES, "zwerge": Card.DWARVES, "menschen": Card.HUMANS, "drache": Card.DRAGON,
+    "drachen": Card.DRAGON, "magisches portal": Card.PORTAL, "magische portale": Card.PORTAL,
+}  # fmt: skip
+#: Marks a cell whose card is not known yet.
+BLANKS = {".", "-", "_", "?"}
+_TWO_WORDS = re.compile(r"(magical|magisches|magische)\s+(portal|portale)\b", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,;|/]+")
+
+
+class KingdomTextError(ValueError):
+    """Text that is not four lines of four cards; ``str()`` is the message
+    to show (in the page's language), naming the line (1-based)."""
+
+
+def card_of_word(word: str) -> Card | None:
+    """The card named by one typed *word*: canonical id, English or German
+    name, two- or one-letter code (any case); ``None`` for a blank mark.
+
+    :raises ValueError: if *word* names no card.
+    """
+    key = word.strip().lower()
+    if key in BLANKS:
+        return None
+    if key in KEYS:
+        return KEYS[key]
+    if key in GERMAN_NAMES:
+        return GERMAN_NAMES[key]
+    return parse_card(key)
+
+
+def parse_kingdom_text(text: str) -> list[str]:
+    """16 card ids (``""`` for a blank mark), row by row, from four lines of
+    four card words, e.g. ``"Fo El Po Fo"``; words are separated by spaces,
+    commas, semicolons, ``|`` or ``/``. A line of four one-letter codes may
+    be written without spaces (``FEOF``).
+
+    :raises KingdomTextError: naming every problem found.
+    """
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    problems: list[KingdomTextError] = []  # all lines' problems at once
+    if len(lines) != 4:
+        raise KingdomTextError(_("Four lines of four cards are needed, not %(count)d.", count=len(lines)))
+    cells: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        words = [w for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip())) if w]
+        if len(words) == 1 and len(words[0]) == 4 and all(ch in KEYS for ch in words[0].lower()):
+            words = list(words[0])
+        if len(words) != 4:
+            message = _("Line %(line)d has %(count)d cards, not 4.", line=number, count=len(words))
+            problems.append(KingdomTextError(message))
+            continue
+        for word in words:
+            try:
+                card = card_of_word(word)
+            except ValueError:
+                message = _("Line %(line)d: “%(word)s” is not a card.", line=number, word=word[:20])
+                problems.append(KingdomTextError(message))
+                continue
+            cells.append(card.value if card else "")
+    if problems:
+        raise KingdomTextError(" ".join(str(p) for p in problems))
+    return cells
+
+
 class PlayerForm(Form):
-    """One player's panel: name, 16 card pickers, Legend checkboxes."""
+    """One player's panel: name, 16 card pickers, Legend checkboxes, and a
+    text box that, when filled, replaces the 16 cards (four lines of four)."""
 
     name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "off"})
     cells = FieldList(
@@ -57,6 +134,27 @@ class PlayerForm(Form):
         widget=ListWidget(prefix_label=False),
         option_widget=CheckboxInput(),
     )
+    paste = TextAreaField(
+        "Type or paste the kingdom", render_kw={"rows": 4, "spellcheck": "false", "autocomplete": "off"}
+    )
+
+    def apply_paste(self) -> bool:
+        """Fill the 16 cells from the text box, if it holds anything, and
+        empty it; on a problem keep the text and put the error beside it."""
+        text = (self.paste.data or "").strip()
+        if not text:
+            return True
+        try:
+            cells = parse_kingdom_text(text)
+        except KingdomTextError as error:
+            # process errors survive validate(), which resets ``errors``
+            self.paste.process_errors.append(str(error))
+            self.paste.errors = list(self.paste.process_errors)
+            return False
+        for cell, card in zip(self.cells, cells, strict=True):
+            cell.data = card
+        self.paste.data = self.paste.raw_data = ""
+        return True
 
 
 class GameForm(FlaskForm):

@@ -10,6 +10,7 @@ from datetime import date
 from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError, generate_csrf
 
 from ..engine import (
@@ -29,12 +30,13 @@ from ..engine import (
     score_game,
 )
 from .forms import GameForm, SaveGameForm
+from .i18n import N_, error_message, error_text, gettext
 from .links import DamagedLink, decode_game, encode_game
 from .pdf import choose_paper, render_pdf
 
 bp = Blueprint("sheets", __name__)
 
-EXPIRED = "The form had expired or came from elsewhere; check your entries and press “Score the game” again."
+EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
 
 
 #: The forms that enter a whole game: endpoint → (form class, its action URL).
@@ -55,7 +57,7 @@ def csrf_refused(error: CSRFError):
     action = request.form.get("action", "score")
     if action == "add" or action.startswith("remove-"):
         return render_game_form(_changed_players(form, action), action_url())  # changes nothing
-    return render_game_form(form, action_url(), [EXPIRED], status=400)
+    return render_game_form(form, action_url(), [gettext(EXPIRED)], status=400)
 
 
 @bp.app_errorhandler(429)
@@ -92,11 +94,12 @@ def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game,
     entries with the engine (R8) and hand a valid game to *on_valid*. Every
     refusal shows the form again with all entries and the errors beside them."""
     action = request.form.get("action", "score")
+    pasted = all([player.form.apply_paste() for player in form.players])
     if action == "add" or action.startswith("remove-"):
         return render_game_form(_changed_players(form, action), action_url, **page)
-    shape_ok = form.validate()
+    shape_ok = form.validate() and pasted
     if "csrf_token" in form.errors:
-        return render_game_form(form, action_url, [EXPIRED], status=400, **page)
+        return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
     try:
         game = Game.from_dict(form.game_data())
     except GameErrors as problems:
@@ -111,10 +114,11 @@ def sheet(token: str):
     """The score sheet of the game packed in *token* (R7: rows, totals, places).
 
     A link's page is the same for everyone but for the save form's CSRF
-    token, so it is rendered once per link and address and kept (LRU); each
+    token, so it is rendered once per link, address and language and kept (LRU); each
     visitor gets it with a fresh CSRF token in the slot.
     """
-    return _sheet_page(token, request.url_root).replace(CSRF_SLOT, generate_csrf())
+    page = _sheet_page(token, request.url_root, str(get_locale() or "en"))
+    return page.replace(CSRF_SLOT, generate_csrf())
 
 
 #: Stands in the cached page where each visitor's CSRF token goes (random per process).
@@ -122,7 +126,7 @@ CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
 
 
 @functools.lru_cache(maxsize=512)
-def _sheet_page(token: str, url_root: str) -> str:
+def _sheet_page(token: str, url_root: str, language: str) -> str:
     game, played_on = _game_from_token(token)
     context = sheet_context(score_game(game), played_on, _token_links(token))
     return render_template("sheets/sheet.html", **context, save_form=SaveGameForm(token=token), csrf_slot=CSRF_SLOT)
@@ -205,7 +209,7 @@ def _game_from_token(token: str) -> tuple[Game, date | None]:
         data, played_on = decode_game(token)
         return Game.from_dict(data), played_on
     except (DamagedLink, GameErrors):
-        abort(404, description="This score-sheet link is damaged or incomplete. Ask for the link again.")
+        abort(404, description=gettext("This score-sheet link is damaged or incomplete. Ask for the link again."))
 
 
 def render_game_form(
@@ -227,15 +231,17 @@ def render_game_form(
             max_players=MAX_PLAYERS,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
-            heading=heading,
-            submit_label=submit_label,
+            heading=gettext(heading),
+            submit_label=gettext(submit_label),
         ),
         status,
     )
 
 
 def _has_errors(panel) -> bool:
-    return bool(panel.name.errors or panel.legends.errors or any(cell.errors for cell in panel.cells))
+    return bool(
+        panel.name.errors or panel.legends.errors or panel.paste.errors or any(cell.errors for cell in panel.cells)
+    )
 
 
 def form_from_data(form_class: type[GameForm], data: dict, played_on: date | None = None, **extra) -> GameForm:
@@ -286,13 +292,13 @@ def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
     for error in errors:
         panel = form.players[error.player].form if error.player is not None else None
         if panel is None:
-            general.append(str(error))
+            general.append(error_message(error))
         elif isinstance(error, InvalidPlayerName):
-            panel.name.errors = [*panel.name.errors, error.message]
+            panel.name.errors = [*panel.name.errors, error_text(error)]
         elif isinstance(error, UnknownCard) and error.cell is not None:
-            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, str(error)]
+            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, error_message(error)]
         elif isinstance(error, (UnknownLegend, DuplicateLegend)):
-            panel.legends.errors = [*panel.legends.errors, error.message]
+            panel.legends.errors = [*panel.legends.errors, error_text(error)]
         else:
-            panel.name.errors = [*panel.name.errors, error.message]
+            panel.name.errors = [*panel.name.errors, error_text(error)]
     return general

@@ -21,7 +21,7 @@
       var filled = (name && name.value.trim()) ||
         Array.prototype.some.call(panel.querySelectorAll("select"), function (s) { return s.value; }) ||
         panel.querySelector("input[type=checkbox]:checked");
-      if (filled && !window.confirm(button.textContent.trim() + " and everything entered for them?")) {
+      if (filled && !window.confirm(button.dataset.confirm)) {
         event.preventDefault();
       }
     });

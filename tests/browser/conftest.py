@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -64,6 +65,40 @@ def browser():
 @pytest.fixture
 def phone(browser):
     context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+#: Where screenshots go when set (``SCOREKEEPER_SCREENSHOTS=screenshots``).
+SCREENSHOTS = os.environ.get("SCOREKEEPER_SCREENSHOTS", "")
+
+
+@pytest.fixture
+def axe_script() -> Path:
+    """axe-core from ``npm ci`` in tests/browser; skipped (failed in CI) without it."""
+    if not AXE.is_file():
+        message = f"no {AXE}: run npm ci in tests/browser (axe-core from the npm registry)"
+        if os.environ.get("SCOREKEEPER_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return AXE
+
+
+@pytest.fixture
+def desktop(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def touch_phone(browser):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True, is_mobile=True
+    )
     page = context.new_page()
     yield page
     context.close()

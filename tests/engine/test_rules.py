@@ -789,3 +789,15 @@ def test_R7_4_three_players_sharing_a_place_are_listed_once():
     assert [r.place for r in sheet.results] == [1, 1, 1]
     assert sheet.shared == ((0, 1, 2),)
     assert sheet.describe_shared(sheet.shared[0]).startswith("Ada, Bo and Cy share place 1")
+
+
+def test_partial_kingdom_blank_cells_connect_nothing():
+    """A kingdom being entered: blanks are no lands and join no portal network (R2, R3)."""
+    cards = [None] * 16
+    cards[0], cards[1], cards[5] = Card.ELVES, Card.PORTAL, Card.FOREST
+    partial = Kingdom.partial(cards)
+    assert not partial.is_complete
+    assert score_kingdom(partial, POCKET).rows[Row.ELVES] == 2  # Forest r2c2 through the portal
+    cards[4] = Card.SWAMP  # adjacent to the Elves and beside nothing else
+    assert score_kingdom(Kingdom.partial(cards), POCKET).rows[Row.ELVES] == 1
+    assert score_kingdom(Kingdom.partial([None] * 16), POCKET).total == 0

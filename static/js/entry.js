@@ -1,0 +1,213 @@
+// Tap entry on the game form: a palette of the ten card types, cells painted
+// by tapping or typing, undo/redo, and each kingdom's running rows from the
+// server's engine (POST /api/preview). The selects stay the submitted fields;
+// without this file the form works as plain selects.
+(function () {
+  "use strict";
+  var form = document.getElementById("game-form");
+  var palette = document.getElementById("palette");
+  if (!form || !palette || !window.fetch) { return; }
+  var cards = {}, byKey = {}, current = "", undos = [], redos = [], timers = {}, asked = {};
+  palette.querySelectorAll("[data-card]").forEach(function (b) {
+    cards[b.dataset.card] = { sym: b.querySelector(".sym").textContent, code: b.dataset.code, name: b.dataset.name };
+    byKey[b.dataset.key] = b.dataset.card;
+  });
+  var undoButton = document.getElementById("undo"), redoButton = document.getElementById("redo");
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text) { e.textContent = text; }
+    return e;
+  }
+
+  function paint(select) {
+    var b = select.cellButton, c = cards[select.value];
+    b.className = "cell-btn" + (c ? " card-" + select.value : "");
+    b.textContent = "";
+    b.appendChild(el("span", "sym", c ? c.sym : "·")).setAttribute("aria-hidden", "true");
+    b.appendChild(el("span", "code", c ? c.code : ""));
+    b.appendChild(el("span", "pts", b.dataset.pts || ""));
+    b.setAttribute("aria-label", select.labels[0].textContent + ": " + (c ? c.name : palette.dataset.cleared));
+  }
+
+  function set(select, value, batch) {
+    if (select.value === value) { return; }
+    batch.push([select, select.value, value]);
+    select.value = value;
+    select.cellButton.dataset.pts = "";
+    paint(select);
+    schedule(select.closest("fieldset.player"));
+  }
+
+  function keep(batch) {
+    if (batch.length) { undos.push(batch); redos = []; tools(); }
+  }
+
+  function replay(from, to, index) {
+    var batch = from.pop();
+    if (!batch) { return; }
+    batch.slice().reverse().forEach(function (change) {
+      change[0].value = change[index];
+      paint(change[0]);
+      schedule(change[0].closest("fieldset.player"));
+    });
+    to.push(batch);
+    tools();
+  }
+
+  function tools() {
+    undoButton.disabled = !undos.length;
+    redoButton.disabled = !redos.length;
+  }
+
+  function choose(card) {
+    current = current === card ? "" : card;
+    palette.querySelectorAll("[data-card]").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.dataset.card === current));
+    });
+  }
+
+  // Running rows: the engine scores what is entered so far.
+  function schedule(panel) {
+    var i = panel.dataset.player;
+    clearTimeout(timers[i]);
+    timers[i] = setTimeout(function () { preview(panel); }, 150);
+  }
+
+  function ruleset() {
+    var r = form.querySelector("input[name=ruleset]:checked");
+    return r ? r.value : "pocket";
+  }
+
+  function post(body) {
+    return fetch(palette.dataset.preview, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
+    }).then(function (r) { return r.json(); });
+  }
+
+  function preview(panel) {
+    var i = panel.dataset.player, selects = panel.querySelectorAll(".cell-input select");
+    var legends = Array.prototype.map.call(panel.querySelectorAll(".legend-list input:checked"), function (x) { return x.value; });
+    var cells = Array.prototype.map.call(selects, function (s) { return s.value; });
+    var ask = asked[i] = (asked[i] || 0) + 1;
+    post({ ruleset: ruleset(), cells: cells, legends: legends }).then(function (answer) {
+      if (ask !== asked[i] || !answer.rows) { return; }
+      var table = document.getElementById("preview-" + i);
+      table.hidden = false;
+      Object.keys(answer.rows).forEach(function (row) {
+        table.querySelector("[data-row=" + row + "]").textContent = answer.rows[row];
+      });
+      table.querySelector("[data-row=total]").textContent = answer.total;
+      selects.forEach(function (s, m) {
+        var p = answer.points[m];
+        s.cellButton.dataset.pts = p === null ? "" : (p > 0 ? "+" : "") + p;
+        paint(s);
+      });
+    }).catch(function () { /* offline: the sheet still scores on submit */ });
+  }
+
+  // The text box: four lines of four cards fill the grid once the engine's parser accepts them.
+  function pasted(area) {
+    var panel = area.closest("fieldset.player"), status = panel.querySelector(".paste-status");
+    var text = area.value.trim();
+    if (!text) { status.textContent = ""; return; }
+    post({ ruleset: ruleset(), text: text }).then(function (answer) {
+      if (answer.errors) {
+        if (text.split("\n").length >= 4) { status.textContent = answer.errors.join(" "); }
+        return;
+      }
+      var batch = [];
+      panel.querySelectorAll(".cell-input select").forEach(function (s, m) { set(s, answer.cells[m], batch); });
+      keep(batch);
+      area.value = "";
+      status.textContent = palette.dataset.filled;
+    });
+  }
+
+  function cellsOf(button) {
+    return Array.prototype.slice.call(button.closest(".kingdom-input").querySelectorAll(".cell-btn"));
+  }
+
+  function move(button, step) {
+    var all = cellsOf(button), next = all[all.indexOf(button) + step];
+    if (next) {
+      all.forEach(function (b) { b.tabIndex = -1; });
+      next.tabIndex = 0;
+      next.focus();
+    }
+  }
+
+  form.classList.add("tap");
+  document.body.classList.add("has-palette");
+  palette.hidden = false;
+  document.querySelectorAll(".js-only").forEach(function (e) { e.hidden = false; });
+
+  form.querySelectorAll(".kingdom-input").forEach(function (grid) {
+    grid.querySelectorAll(".cell-input select").forEach(function (select, m) {
+      var b = el("button", "cell-btn");
+      b.type = "button";
+      b.tabIndex = m ? -1 : 0;
+      select.cellButton = b;
+      b.select = select;
+      select.parentNode.appendChild(b);
+      select.tabIndex = -1;
+      select.addEventListener("change", function () {  // chosen another way (autofill, tests)
+        b.dataset.pts = "";
+        paint(select);
+        schedule(select.closest("fieldset.player"));
+      });
+      paint(select);
+      var pressed = null, held = false;
+      b.addEventListener("pointerdown", function () {
+        held = false;
+        pressed = setTimeout(function () { held = true; var batch = []; set(select, "", batch); keep(batch); }, 550);
+      });
+      ["pointerup", "pointerleave", "pointercancel"].forEach(function (t) {
+        b.addEventListener(t, function () { clearTimeout(pressed); });
+      });
+      b.addEventListener("contextmenu", function (e) { e.preventDefault(); });
+      b.addEventListener("click", function () {
+        if (held) { held = false; return; }
+        if (!current) { palette.classList.add("nudge"); setTimeout(function () { palette.classList.remove("nudge"); }, 600); return; }
+        var batch = [];
+        set(select, select.value === current ? "" : current, batch);
+        keep(batch);
+      });
+      b.addEventListener("keydown", function (e) {
+        var key = e.key.toLowerCase(), batch = [];
+        if (e.ctrlKey || e.metaKey || e.altKey) { return; }
+        if (e.key === "ArrowRight") { move(b, 1); } else if (e.key === "ArrowLeft") { move(b, -1); }
+        else if (e.key === "ArrowDown") { move(b, 4); } else if (e.key === "ArrowUp") { move(b, -4); }
+        else if (byKey[key]) { set(select, byKey[key], batch); keep(batch); move(b, 1); }
+        else if (e.key === "Backspace" || e.key === "Delete") { set(select, "", batch); keep(batch); }
+        else { return; }
+        e.preventDefault();
+      });
+    });
+    schedule(grid.closest("fieldset.player"));
+  });
+
+  palette.querySelectorAll("[data-card]").forEach(function (b) {
+    b.addEventListener("click", function () { choose(b.dataset.card); });
+  });
+  undoButton.addEventListener("click", function () { replay(undos, redos, 1); });
+  redoButton.addEventListener("click", function () { replay(redos, undos, 2); });
+  document.addEventListener("keydown", function (e) {
+    if (!(e.ctrlKey || e.metaKey) || /^(INPUT|TEXTAREA)$/.test(e.target.tagName)) { return; }
+    var key = e.key.toLowerCase();
+    if (key === "z" && !e.shiftKey) { replay(undos, redos, 1); } else if (key === "y" || (key === "z" && e.shiftKey)) { replay(redos, undos, 2); } else { return; }
+    e.preventDefault();
+  });
+  form.addEventListener("change", function (e) {
+    if (e.target.name === "ruleset") {
+      form.querySelectorAll("fieldset.player").forEach(schedule);
+    } else if (e.target.type === "checkbox") {
+      schedule(e.target.closest("fieldset.player"));
+    }
+  });
+  form.querySelectorAll(".paste-field textarea").forEach(function (area) {
+    var wait;
+    area.addEventListener("input", function () { clearTimeout(wait); wait = setTimeout(function () { pasted(area); }, 400); });
+  });
+})();

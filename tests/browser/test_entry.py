@@ -1,0 +1,256 @@
+"""Tap, keyboard and text entry, live preview, explanations, German, axe-core:
+in real Chromium at 360 × 740 (touch) and 1280 × 800."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.engine import Game, Row, score_game
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.test_phone import read_table
+from tests.conftest import CASE_FILES, load_case
+
+pytestmark = pytest.mark.browser
+
+CASE = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+GAME = CASE["game"]
+SHEET = score_game(Game.from_dict(GAME))
+KEYS = {"forest": "f", "swamp": "s", "mountain": "m", "plain": "p", "elves": "e", "dwarves": "d",
+        "humans": "h", "goblins": "g", "dragon": "r", "portal": "o"}  # fmt: skip
+CODES = {"forest": "Fo", "swamp": "Sw", "mountain": "Mo", "plain": "Pl", "elves": "El", "dwarves": "Dw",
+         "humans": "Hu", "goblins": "Go", "dragon": "Dr", "portal": "Po"}  # fmt: skip
+
+
+def _taps_module():
+    spec = importlib.util.spec_from_file_location("taps", Path(__file__).parents[2] / "bench" / "taps.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TAPS = _taps_module()
+
+
+def cell_button(page, player: int, cell: int):
+    return page.locator(f"#player-{player} .cell-input").nth(cell).locator(".cell-btn")
+
+
+def start(page, base: str, players: int = 4, tap: bool = False) -> int:
+    """Open the form with *players* panels; the taps it took."""
+    page.goto(base + "/")
+    page.wait_for_selector("#palette:not([hidden])")
+    for _ in range(players - 2):
+        (page.tap if tap else page.click)("#add-player")
+        page.wait_for_selector("#palette:not([hidden])")
+    return players - 2
+
+
+def names_and_legends(page, game: dict, tap: bool = False) -> int:
+    taps = 0
+    press = page.tap if tap else page.click
+    for i, player in enumerate(game["players"]):
+        page.fill(f"#players-{i}-name", player["name"])
+        if player["legends"]:
+            press(f"#player-{i} details.legends summary")
+            taps += 1
+        for legend in player["legends"]:
+            press(f"#player-{i} input[type=checkbox][value='{legend}']")
+            taps += 1
+    return taps
+
+
+def expect_sheet(page) -> None:
+    page.wait_for_selector("#score-table")
+    table = read_table(page)
+    for row in Row:
+        assert table[row.value] == [r.rows[row] for r in SHEET.results], row
+    assert table["total"] == [r.total for r in SHEET.results]
+    assert table["place"] == [r.place for r in SHEET.results]
+
+
+def cells_entered(page, player: int) -> list[str]:
+    return page.locator(f"#player-{player} .cell-input select").evaluate_all("ss => ss.map(s => s.value)")
+
+
+def kingdom(player: int) -> list[str]:
+    return [card for row in GAME["players"][player]["kingdom"] for card in row]
+
+
+def shoot(page, name: str) -> None:
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"))
+
+
+def test_full_game_by_palette_taps_on_a_phone(touch_phone, live_server):
+    page = touch_phone
+    taps = start(page, live_server, tap=True)
+    plan = TAPS.by_type(GAME)
+    for kind, what, cell in plan:
+        if kind == "palette":
+            page.tap(f"#palette [data-card={what}]")
+        else:
+            cell_button(page, what, cell).tap()
+        taps += 1
+    for i in range(4):
+        assert cells_entered(page, i) == kingdom(i)
+    taps += names_and_legends(page, GAME, tap=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    expect(page.locator("#preview-3 [data-row=total]")).to_have_text("33")
+    page.locator("#player-3 .kingdom-input").scroll_into_view_if_needed()
+    shoot(page, "form-phone-taps")
+    page.tap("#score")
+    taps += 1
+    expect_sheet(page)
+    assert taps == len(plan) + TAPS.other_taps(GAME) == 87  # bench/README.md
+
+
+def test_full_game_by_keyboard_on_a_desktop(desktop, live_server):
+    page = desktop
+    start(page, live_server)
+    for i in range(4):
+        cell_button(page, i, 0).focus()
+        page.keyboard.type("".join(KEYS[card] for card in kingdom(i)))
+        assert cells_entered(page, i) == kingdom(i)
+    names_and_legends(page, GAME)
+    page.click("#score")
+    expect_sheet(page)
+
+
+def test_full_game_by_typing_the_text_box(desktop, live_server):
+    page = desktop
+    start(page, live_server)
+    for i in range(4):
+        cells = kingdom(i)
+        page.click(f"#player-{i} details.paste-field summary")
+        text = "\n".join(" ".join(CODES[c] for c in cells[r * 4 : r * 4 + 4]) for r in range(4))
+        page.fill(f"#players-{i}-paste", text)
+        expect(page.locator(f"#players-{i}-cells-15")).to_have_value(cells[15])
+        assert cells_entered(page, i) == cells
+    names_and_legends(page, GAME)
+    page.click("#score")
+    expect_sheet(page)
+
+
+def test_live_preview_follows_each_change_and_undo_redo(touch_phone, live_server):
+    page = touch_phone
+    start(page, live_server, players=2)
+    total = "#preview-0 [data-row=elves]"
+    page.tap("#palette [data-card=elves]")
+    cell_button(page, 0, 0).tap()
+    page.tap("#palette [data-card=forest]")
+    cell_button(page, 0, 1).tap()
+    expect(page.locator(total)).to_have_text("2")  # R3: Forest +2
+    assert "+2" in cell_button(page, 0, 0).inner_text()
+    page.tap("#undo")
+    expect(page.locator(total)).to_have_text("0")
+    assert cells_entered(page, 0)[:2] == ["elves", ""]
+    page.tap("#redo")
+    expect(page.locator(total)).to_have_text("2")
+    cell_button(page, 0, 1).tap()  # a second tap with the same type clears
+    assert cells_entered(page, 0)[1] == ""
+
+
+def test_sheet_explains_a_row_by_highlighting_its_cards(desktop, live_server):
+    page = desktop
+    page.goto(live_server + "/")
+    token_url = _score_by_post(page, live_server)
+    page.goto(token_url)
+    page.click("#row-dragons td[data-player='2'] a.why")
+    highlighted = page.locator("#kingdom-2 td.hl").evaluate_all("tds => tds.map(td => td.id)")
+    assert highlighted == ["k2-r2c2", "k2-r3c3"]
+    why = page.locator("#why").inner_text()
+    assert "Dragon at r2c2: domesticated by" in why and "+4" in why
+    page.click("#row-conflicts td[data-player='0'] a.why")
+    assert page.locator("#kingdom-0 .conflict-lines.show line").count() == 3
+    shoot(page, "sheet-desktop-why")
+
+
+def _score_by_post(page, base: str) -> str:
+    """Score case 19 through the API-free path: the form's own POST, in the page."""
+    start(page, base)
+    for i in range(4):
+        page.click(f"#player-{i} details.paste-field summary")
+        page.fill(f"#players-{i}-paste", "\n".join(" ".join(kingdom(i)[r * 4 : r * 4 + 4]) for r in range(4)))
+    names_and_legends(page, GAME)
+    page.click("#score")
+    page.wait_for_selector("#score-table")
+    return page.url
+
+
+def test_german_form_and_sheet(touch_phone, live_server):
+    page = touch_phone
+    page.goto(live_server + "/?lang=de")
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert page.locator("#palette [data-card=portal]").inner_text().strip().endswith("Portal")
+    assert page.locator("#palette [data-card=forest]").inner_text().strip().endswith("Wald")
+    url = _score_by_post(page, live_server)  # the cookie keeps German
+    assert page.locator("#row-dragons th").inner_text() == "Drachen"
+    assert "Harmoniepunkten" in page.locator("#winner").inner_text()
+    expect_sheet(page)
+    page.goto(url + "?lang=en")
+    assert page.locator("#row-dragons th").inner_text() == "Dragons"
+
+
+def test_no_javascript_keeps_the_plain_form(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        assert page.locator("#palette").is_hidden()
+        assert page.locator("#players-0-cells-0").is_visible()
+        page.click("#player-0 details.paste-field summary")
+        page.fill("#players-0-paste", "f e o f\ns g e m\nr h p d\np h m o")
+        page.click("#player-1 details.paste-field summary")
+        page.fill("#players-1-paste", "\n".join(" ".join(kingdom(1)[r * 4 : r * 4 + 4]) for r in range(4)))
+        page.fill("#players-0-name", "Ada")
+        page.fill("#players-1-name", "Bo")
+        page.click("#score")
+        page.wait_for_selector("#score-table")
+        totals = page.locator("#row-total td").evaluate_all("t => t.map(x => Number(x.dataset.value))")
+        assert totals == [9, 6]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_and_no_other_host_is_asked(browser, live_server, axe_script, size, scheme):
+    # axe-core is injected as an inline script, which the app's CSP forbids: let the test tool in.
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, color_scheme=scheme, bypass_csp=True
+    )
+    page = context.new_page()
+    hosts = []
+    page.on("request", lambda request: hosts.append(request.url.split("/")[2]))
+    try:
+        for lang in ("en", "de"):
+            page.goto(f"{live_server}/?lang={lang}")
+            page.wait_for_selector("#palette:not([hidden])")
+            page.click("#palette [data-card=dragon]")
+            page.locator("#player-0 .cell-btn").first.click()
+            _check_axe(page, axe_script)
+            shoot(page, f"form-{size[0]}-{lang}-{scheme}")
+            page.goto(_score_by_post(page, live_server))
+            page.click("#row-dragons td[data-player='2'] a.why")
+            _check_axe(page, axe_script)
+            shoot(page, f"sheet-{size[0]}-{lang}-{scheme}")
+    finally:
+        context.close()
+    assert set(hosts) == {live_server.split("/")[2]}
+
+
+def _check_axe(page, axe_script: Path) -> None:
+    page.add_script_tag(path=str(axe_script))
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    serious = [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in results["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == [], json.dumps(serious, indent=1)
