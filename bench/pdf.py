@@ -18,7 +18,7 @@ import json
 import statistics
 import tempfile
 import time
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from scorekeeper import create_app
@@ -37,18 +37,25 @@ def main() -> None:
     game = json.loads(GAME_FILE.read_text(encoding="utf-8"))["game"]
     for i, player in enumerate(game["players"]):
         player["name"] = (f"{player['name']} Wanderer of the Endless Marches {i}" + "x" * 40)[:40]
-    token = encode_game(Game.from_dict(game), date(2026, 11, 30))
+    parsed = Game.from_dict(game)
     database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    client = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}).test_client()
+    client = create_app(
+        {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "RATELIMIT_ENABLED": False}
+    ).test_client()
+    days = iter(range(10**6))  # a different date each time: a new link, so no PDF comes from the cache
 
     for paper in ("a4", "letter"):
-        url = f"/sheet/{token}.pdf?paper={paper}"
+        def url(paper: str = paper) -> str:
+            played_on = date(2026, 1, 1) + timedelta(days=next(days))
+            return f"/sheet/{encode_game(parsed, played_on)}.pdf?paper={paper}"
+
         for _ in range(args.warmup):
-            client.get(url)
+            client.get(url())
         timings = []
         for _ in range(args.runs):
+            next_url = url()
             start = time.perf_counter()
-            response = client.get(url)
+            response = client.get(next_url)
             timings.append(time.perf_counter() - start)
             assert response.status_code == 200 and response.data.startswith(b"%PDF")
         print(

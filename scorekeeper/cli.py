@@ -46,7 +46,7 @@ def score(ctx: click.Context, file: TextIO, output_format: str, explain: bool) -
     try:
         sheet = score_game_dict(data)
     except GameErrors as errors:
-        _refuse(ctx, [str(error) for error in errors.errors])
+        _refuse(ctx, errors.messages())
     if output_format == "json":
         click.echo(json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False))
     else:
@@ -100,7 +100,7 @@ def import_file(ctx: click.Context, file: TextIO) -> None:
         try:
             stored = import_games(data)
         except GameErrors as errors:
-            _refuse(ctx, [str(error) for error in errors.errors])
+            _refuse(ctx, errors.messages())
         for saved, secret in stored:
             names = ", ".join(r.name for r in saved.results)
             click.echo(f"saved {saved.played_on} {names}")

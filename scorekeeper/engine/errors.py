@@ -100,4 +100,11 @@ class GameErrors(ValueError):
 
     def __init__(self, errors: list[GameError]) -> None:
         self.errors = tuple(errors)
-        super().__init__("; ".join(str(e) for e in self.errors))
+        super().__init__("; ".join(self.messages()))
+
+    def messages(self, limit: int = 50) -> list[str]:
+        """One sentence per problem, at most *limit*, then how many more there were."""
+        shown = [str(error) for error in self.errors[:limit]]
+        if len(self.errors) > limit:
+            shown.append(f"… and {len(self.errors) - limit} more problems")
+        return shown

@@ -14,8 +14,11 @@ from datetime import date
 
 from ..engine import Game, GameError, GameErrors, InvalidGame, Row
 from . import db
-from .games import MAX_LOCATION, MAX_NOTES, Details, save_game, sheet_of
+from .games import Details, save_game, sheet_of
 from .models import SavedGame
+
+#: Most games one import may hold (split larger histories).
+MAX_IMPORT = 1000
 
 #: A cell starting with one of these is a formula to spreadsheet programs.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -92,6 +95,8 @@ def read_games(data: object) -> list[tuple[Game, Details]]:
         games = data["games"]
         if not isinstance(games, list) or not games:
             raise GameErrors([InvalidGame('"games" must be a non-empty list of game files')])
+        if len(games) > MAX_IMPORT:
+            raise GameErrors([InvalidGame(f"at most {MAX_IMPORT} games can be imported at once, not {len(games)}")])
         many = True
     else:
         games, many = [data], False
@@ -141,11 +146,10 @@ def _details(item: dict) -> Details:
     location, notes = item.get("location") or "", item.get("notes") or ""
     if not isinstance(location, str) or not isinstance(notes, str):
         raise GameError("location and notes must be text")
-    if len(location.strip()) > MAX_LOCATION:
-        raise GameError(f"the location is longer than {MAX_LOCATION} characters")
-    if len(notes.strip()) > MAX_NOTES:
-        raise GameError(f"the notes are longer than {MAX_NOTES} characters")
-    return Details(played_on, location, notes)
+    try:
+        return Details.checked(played_on, location, notes)
+    except ValueError as problem:
+        raise GameError(str(problem)) from None
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -38,6 +38,36 @@ class Details:
     location: str = ""
     notes: str = ""
 
+    @classmethod
+    def checked(cls, played_on: date, location: str | None, notes: str | None) -> Details:
+        """Details from user input: trimmed, within the length limits, and
+        free of control and text-direction characters (notes may have line breaks).
+
+        :raises ValueError: saying what is wrong.
+        """
+        location, notes = (location or "").strip(), (notes or "").strip()
+        for name, text, limit, allowed in (
+            ("location", location, MAX_LOCATION, ""),
+            ("notes", notes, MAX_NOTES, "\n\r\t"),
+        ):
+            if len(text) > limit:
+                raise ValueError(f"the {name} is longer than {limit} characters")
+            if any(_is_hidden_control(ch) and ch not in allowed for ch in text):
+                raise ValueError(f"the {name} has control or text-direction characters")
+        return cls(played_on, location, notes)
+
+
+_DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _is_hidden_control(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Cs") or ch in _DIRECTION_CONTROLS
+
+
+def visible_text(text: str) -> str:
+    """*text* without control, surrogate or text-direction characters (for search boxes)."""
+    return "".join(ch for ch in text if not _is_hidden_control(ch))
+
 
 def name_key(name: str) -> str:
     """How a player is recognised across games: Unicode-normalised (NFC), trimmed, case-folded."""

@@ -14,12 +14,20 @@ def init_app(app: Flask) -> None:
     from . import i18n
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, qr_svg
+    from .games import IMPORT_LIMIT
     from .games import bp as games_bp
     from .security import init_security
     from .views import bp as sheets_bp
 
     init_security(app)
     i18n.init_app(app)
+
+    @app.before_request
+    def larger_imports():
+        """Imports may be larger than other requests; set before CSRF reads the form."""
+        if request.endpoint == "games.import_page" and request.method == "POST":
+            request.max_content_length = IMPORT_LIMIT
+
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
     app.register_blueprint(sheets_bp)
@@ -36,7 +44,9 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         if _wants_json():
             return jsonify(errors=[f"{error.name}: {error.description}"]), error.code
-        return render_template("errors/error.html", error=error, default_404=NotFound.description), error.code
+        page = render_template("errors/error.html", error=error, default_404=NotFound.description)
+        headers = [(key, value) for key, value in error.get_headers() if key.lower() == "allow"]
+        return page, error.code, headers
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):

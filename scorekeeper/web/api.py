@@ -28,7 +28,7 @@ def score():
     try:
         sheet = score_game_dict(data)
     except GameErrors as problems:
-        return jsonify(errors=[str(error) for error in problems.errors]), 400
+        return jsonify(errors=problems.messages()), 400
     return jsonify(sheet.to_dict())
 
 

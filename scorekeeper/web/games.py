@@ -22,7 +22,7 @@ from ..store.models import SavedGame
 from .display import totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .links import DamagedLink, decode_game
-from .security import limiter, save_rate_limit
+from .security import limiter, pdf_rate_limit, save_rate_limit
 from .views import (
     GAME_FORMS,
     SheetLinks,
@@ -59,14 +59,18 @@ def save():
         game = store.game_of(data)
     except (DamagedLink, GameErrors):
         abort(400, description="That sheet link is damaged; nothing was saved.")
+    # The session cookie is signed, not encrypted: it remembers public ids only, never a secret.
     already = session.get("saved_sheets", {}).get(_sheet_key(form.token.data))
-    if already and (earlier := store.find_game(already[0])) is not None and store.may_edit(earlier, already[1]):
-        flash("This sheet was already saved; here it is.")
-        return redirect(url_for(".manage", public_id=already[0], secret=already[1]), code=303)
-    details = store.Details(played_on or date.today(), form.location.data or "", form.notes.data or "")
+    if already and store.find_game(already) is not None:
+        flash("This sheet was already saved: its private link was shown when it was saved. Here is the game.")
+        return redirect(url_for(".show", public_id=already), code=303)
+    try:
+        details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
+    except ValueError as problem:
+        abort(400, description=f"Nothing was saved: {problem}.")
     saved, secret = store.save_game(game, details)
     remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
-    remembered[_sheet_key(form.token.data)] = [saved.public_id, secret]
+    remembered[_sheet_key(form.token.data)] = saved.public_id
     session["saved_sheets"] = remembered
     flash("Saved. Share the read-only link; keep the private link to correct the game later.")
     return redirect(url_for(".manage", public_id=saved.public_id, secret=secret), code=303)
@@ -94,6 +98,7 @@ def revision(public_id: str, number: int):
 
 
 @bp.get("/g/<public_id>/r/<int:number>.pdf")
+@limiter.shared_limit(pdf_rate_limit, scope="pdf")
 def revision_pdf(public_id: str, number: int):
     """An earlier revision's sheet as a one-page PDF."""
     saved = _find(public_id)
@@ -107,6 +112,7 @@ def revision_pdf(public_id: str, number: int):
 
 
 @bp.get("/g/<public_id>.pdf")
+@limiter.shared_limit(pdf_rate_limit, scope="pdf")
 def pdf(public_id: str):
     """The saved game's sheet as a one-page PDF (paper as for any sheet)."""
     saved = _find(public_id)
@@ -149,7 +155,12 @@ def correct(public_id: str, secret: str):
         return render_game_form(form, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
 
     def store_correction(game, form: CorrectionForm):
-        details = store.Details(form.played_on.data or saved.played_on, form.location.data or "", form.notes.data or "")
+        try:
+            details = store.Details.checked(form.played_on.data or saved.played_on, form.location.data, form.notes.data)
+        except ValueError as problem:
+            return render_game_form(
+                form, action_url, [str(problem)], status=422, heading=CORRECTING, submit_label=SAVE_CORRECTION
+            )
         try:
             store.correct_game(saved, game, details, based_on=form.based_on.data)
         except store.GameChanged:
@@ -177,6 +188,7 @@ SAVE_CORRECTION = "Save the correction"
 GAME_FORMS["games.correct"] = (
     CorrectionForm,
     lambda: url_for("games.correct", **request.view_args),
+    {"heading": "Correct a saved game", "submit_label": "Save the correction"},
 )
 
 
@@ -198,7 +210,7 @@ def delete(public_id: str, secret: str):
 @bp.get("/games")
 def history_page():
     """Saved games, newest first, 20 a page, optionally only one player's."""
-    player = request.args.get("player", "")[:100]
+    player = store.visible_text(request.args.get("player", ""))[:100]
     page = store.history(request.args.get("page", 1, type=int), player)
     return render_template("games/history.html", page=page, player=player)
 
@@ -216,9 +228,7 @@ def export_all(fmt: str):
 @limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"])
 def import_page():
     """Upload a JSON game file (or a whole history) to store it as saved games."""
-    if request.method == "POST":
-        request.max_content_length = IMPORT_LIMIT  # a whole history is larger than any one game
-    form = FlaskForm()
+    form = FlaskForm()  # (larger bodies are allowed here: see larger_imports in web/__init__)
     if request.method == "GET":
         return render_template("games/import.html", form=form, errors=[])
     upload = request.files.get("file")
@@ -242,14 +252,14 @@ def import_page():
             try:
                 return render_template("games/imported.html", stored=import_games(data))
             except GameErrors as problems:
-                errors.extend(str(error) for error in problems.errors)
+                errors.extend(problems.messages())
     return render_template("games/import.html", form=form, errors=errors), 422
 
 
 @bp.get("/player")
 def player():
     """One player's stats over every saved game (``?name=``, in any case)."""
-    stats = store.player_stats(request.args.get("name", "")[:100])
+    stats = store.player_stats(store.visible_text(request.args.get("name", ""))[:100])
     if stats is None:
         abort(404, description="No saved game has a player of that name.")
     chart = totals_chart(

@@ -59,11 +59,11 @@ def decode_game(token: str) -> tuple[dict, date | None]:
         raise DamagedLink("unknown link version")
     body = token[len(VERSION) :]
     try:
-        compressed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        compressed = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
         inflater = zlib.decompressobj()
         raw = inflater.decompress(compressed, _MAX_JSON)
-        if inflater.unconsumed_tail or not inflater.eof:
-            raise DamagedLink("link too long or cut short")
+        if inflater.unconsumed_tail or inflater.unused_data or not inflater.eof:
+            raise DamagedLink("link too long, cut short or with something after it")
         ruleset, players, *rest = json.loads(raw)
         played_on = date.fromisoformat(rest[0]) if rest else None
         game = {

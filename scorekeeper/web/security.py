@@ -9,6 +9,8 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
   headers to trust. Zero trusts none: never enable behind no proxy.
 - ``SAVE_RATE_LIMIT`` (default ``"30 per minute;300 per hour"``): saves,
   corrections, deletions and imports per client address.
+- ``PDF_RATE_LIMIT`` (default ``"20 per minute;200 per hour"``): PDF
+  downloads per client address (a repeated sheet-link PDF is served from cache).
 - ``RATELIMIT_STORAGE_URI`` (default ``memory://``, per process); a
   ``redis://`` URL shares the counts between processes and hosts.
 """
@@ -43,10 +45,16 @@ def save_rate_limit() -> str:
     return current_app.config["SAVE_RATE_LIMIT"]
 
 
+def pdf_rate_limit() -> str:
+    """The rate limit for PDF downloads (each takes the server about half a second)."""
+    return current_app.config["PDF_RATE_LIMIT"]
+
+
 def init_security(app: Flask) -> None:
     """Install headers, proxy handling and rate limits on *app*."""
     app.config.setdefault("HTTPS", False)
     app.config.setdefault("SAVE_RATE_LIMIT", "30 per minute;300 per hour")
+    app.config.setdefault("PDF_RATE_LIMIT", "20 per minute;200 per hour")
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     app.config.setdefault("RATELIMIT_ENABLED", True)  # explicit: the limiter keeps the last app's choice

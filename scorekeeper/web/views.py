@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError, generate_csrf
 
@@ -33,6 +33,7 @@ from .forms import GameForm, SaveGameForm
 from .i18n import N_, error_message, error_text, gettext
 from .links import DamagedLink, decode_game, encode_game
 from .pdf import choose_paper, render_pdf
+from .security import limiter, pdf_rate_limit
 
 bp = Blueprint("sheets", __name__)
 
@@ -40,7 +41,7 @@ EXPIRED = N_("The form had expired or came from elsewhere; check your entries an
 
 
 #: The forms that enter a whole game: endpoint → (form class, its action URL).
-GAME_FORMS: dict[str, tuple[type[GameForm], Callable[[], str]]] = {}
+GAME_FORMS: dict[str, tuple[type[GameForm], Callable[[], str], dict]] = {}
 
 
 @bp.app_errorhandler(CSRFError)
@@ -52,22 +53,22 @@ def csrf_refused(error: CSRFError):
             "Go back, reload the page and try again; nothing was changed."
         )
         return render_template("errors/error.html", error=error), 400
-    form_class, action_url = GAME_FORMS[request.endpoint]
+    form_class, action_url, page = GAME_FORMS[request.endpoint]
     form = form_class(meta={"csrf": True})
     action = request.form.get("action", "score")
     if action == "add" or action.startswith("remove-"):
-        return render_game_form(_changed_players(form, action), action_url())  # changes nothing
-    return render_game_form(form, action_url(), [gettext(EXPIRED)], status=400)
+        return render_game_form(_changed_players(form, action), action_url(), **page)  # changes nothing
+    return render_game_form(form, action_url(), [gettext(EXPIRED)], status=400, **page)
 
 
 @bp.app_errorhandler(429)
 def too_many(error):
     """Over the rate limit: a game form comes back with every entry; others get the error page."""
     if request.endpoint in GAME_FORMS and request.method == "POST":
-        form_class, action_url = GAME_FORMS[request.endpoint]
+        form_class, action_url, page = GAME_FORMS[request.endpoint]
         form = form_class(meta={"csrf": True})
-        message = "Too many saves from your address just now; wait a minute, then press “Score the game” again."
-        return render_game_form(form, action_url(), [message], status=429)
+        message = "Too many saves from your address just now; wait a minute, then press the button again."
+        return render_game_form(form, action_url(), [message], status=429, **page)
     return render_template("errors/error.html", error=error), 429
 
 
@@ -75,7 +76,7 @@ def too_many(error):
 def new_game():
     """The new-game form. Its buttons score the game, add or remove a player."""
     action_url = url_for(".new_game")
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         form = GameForm()
         form.fill_to_minimum()
         return render_game_form(form, action_url)
@@ -86,7 +87,7 @@ def new_game():
     return process_game_form(GameForm(), action_url, show_sheet)
 
 
-GAME_FORMS["sheets.new_game"] = (GameForm, lambda: url_for("sheets.new_game"))
+GAME_FORMS["sheets.new_game"] = (GameForm, lambda: url_for("sheets.new_game"), {})
 
 
 def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game, GameForm], Response], **page):
@@ -117,6 +118,12 @@ def sheet(token: str):
     token, so it is rendered once per link, address and language and kept (LRU); each
     visitor gets it with a fresh CSRF token in the slot.
     """
+    if session.get("_flashes"):  # a message for this visitor only: render, don't cache
+        game, played_on = _game_from_token(token)
+        context = sheet_context(score_game(game), played_on, _token_links(token))
+        return render_template(
+            "sheets/sheet.html", **context, save_form=SaveGameForm(token=token), csrf_slot=generate_csrf()
+        )
     page = _sheet_page(token, request.url_root, str(get_locale() or "en"))
     return page.replace(CSRF_SLOT, generate_csrf())
 
@@ -133,11 +140,21 @@ def _sheet_page(token: str, url_root: str, language: str) -> str:
 
 
 @bp.get("/sheet/<token>.pdf")
+@limiter.shared_limit(pdf_rate_limit, scope="pdf")
 def sheet_pdf(token: str):
     """The score sheet as a one-page PDF: A4, or Letter by ``?paper=letter`` or
-    by the browser's language (en-US and the other Letter countries)."""
+    by the browser's language (en-US and the other Letter countries).
+    A link's PDF is the same for everyone: kept (LRU) once rendered."""
+    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    played_on, pdf = _token_pdf(token, paper, request.url_root, str(get_locale() or "en"))
+    return _pdf_download(pdf, played_on)
+
+
+@functools.lru_cache(maxsize=64)
+def _token_pdf(token: str, paper: str, url_root: str, language: str) -> tuple[date | None, bytes]:
     game, played_on = _game_from_token(token)
-    return pdf_response(sheet_context(score_game(game), played_on, _token_links(token)))
+    context = sheet_context(score_game(game), played_on, _token_links(token))
+    return played_on, _render_sheet_pdf(context, paper)
 
 
 @bp.get("/sheet/<token>/edit")
@@ -179,13 +196,17 @@ def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks,
 def pdf_response(context: dict) -> Response:
     """The sheet of *context* as a one-page PDF download (paper from the request)."""
     paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    return _pdf_download(_render_sheet_pdf(context, paper), context["played_on"])
+
+
+def _render_sheet_pdf(context: dict, paper: str) -> bytes:
     html = render_template("sheets/sheet.html", **context, pdf=True, paper=paper)
-    name = f"drako-score-sheet-{context['played_on'] or 'game'}.pdf"
-    return Response(
-        render_pdf(html, paper, base_url=request.url_root),
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'inline; filename="{name}"'},
-    )
+    return render_pdf(html, paper, base_url=request.url_root)
+
+
+def _pdf_download(pdf: bytes, played_on: date | None) -> Response:
+    name = f"drako-score-sheet-{played_on or 'game'}.pdf"
+    return Response(pdf, mimetype="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 
 def _grid(score: KingdomScore) -> list[SimpleNamespace]:
@@ -275,7 +296,7 @@ def _changed_players(form: GameForm, action: str) -> GameForm:
         players.append({"name": "", "kingdom": [[""] * 4 for _ in range(4)], "legends": []})
     elif action.startswith("remove-"):
         index = action.removeprefix("remove-")
-        if index.isdigit() and int(index) < len(players):
+        if index.isascii() and index.isdecimal() and int(index) < len(players):
             del players[int(index)]
     extra = {name: field.data for name, field in form._fields.items() if name not in GAME_FIELDS}
     changed = form_from_data(type(form), data, form.played_on.data, **extra)

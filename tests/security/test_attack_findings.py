@@ -1,0 +1,139 @@
+"""What an attack on the running app found, each fixed and kept fixed."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import io
+import json
+import zlib
+
+from bs4 import BeautifulSoup
+from flask.sessions import SecureCookieSessionInterface
+
+from scorekeeper import create_app
+from scorekeeper.web.links import encode_game
+from tests.conftest import CASE_FILES, form_data, load_case
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+
+
+def make_app(tmp_path, **config):
+    base = {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/a.db"}
+    return create_app(base | config)
+
+
+def csrf(client, path: str) -> str:
+    return BeautifulSoup(client.get(path).data, "html.parser").select_one("input[name=csrf_token]")["value"]
+
+
+def sheet_path(client) -> str:
+    return client.post("/", data=form_data(FOUR["game"]) | {"csrf_token": csrf(client, "/")}).headers["Location"]
+
+
+def test_one_visitors_flash_message_never_reaches_another(tmp_path):
+    app = make_app(tmp_path)
+    alice, bob = app.test_client(), app.test_client()
+    path = sheet_path(alice)
+    token = path.removeprefix("/sheet/")
+    other = copy.deepcopy(FOUR["game"])
+    other["players"][0]["name"] = "Zed"
+    other_token = alice.post("/", data=form_data(other) | {"csrf_token": csrf(alice, "/")}).headers["Location"]
+    alice.post("/games", data={"csrf_token": csrf(alice, other_token), "token": other_token.split("/")[-1]})
+    first = BeautifulSoup(alice.get(path).data, "html.parser")  # Alice's pending "Saved" message shows here
+    assert first.select_one("#flash") is not None
+    for _ in range(3):
+        page = BeautifulSoup(bob.get(path).data, "html.parser")
+        assert page.select_one("#flash") is None
+        assert page.select_one("#save-game input[name=token]")["value"] == token
+
+
+def test_imports_over_256_kib_pass_csrf_checking(tmp_path):
+    client = make_app(tmp_path, RATELIMIT_ENABLED=False).test_client()
+    history = {"games": [FOUR["game"] | {"date": "2026-11-01", "notes": "n" * 1900}] * 140}
+    body = json.dumps(history).encode()
+    assert 256 * 1024 < len(body) < 490 * 1000
+    data = {"csrf_token": csrf(client, "/games/import"), "file": (io.BytesIO(body), "h.json")}
+    response = client.post("/games/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 200
+
+
+def test_pdf_downloads_are_rate_limited(tmp_path):
+    client = make_app(tmp_path, PDF_RATE_LIMIT="2 per minute").test_client()
+    path = sheet_path(client)
+    statuses = [client.get(f"{path}.pdf?paper={paper}").status_code for paper in ("a4", "letter", "a4")]
+    assert statuses == [200, 200, 429]
+
+
+def test_control_characters_in_location_and_notes_are_refused(tmp_path):
+    client = make_app(tmp_path).test_client()
+    path = sheet_path(client)
+    for field, value in (("location", "x\x00y"), ("location", "\u202egnp.exe"), ("notes", "\x1b[31m")):
+        response = client.post(
+            "/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1], field: value}
+        )
+        assert response.status_code == 400 and b"control or text-direction" in response.data
+    upload = json.dumps(FOUR["game"] | {"notes": "a\ud800b"}).encode("utf-8", "surrogatepass")
+    response = client.post(
+        "/games/import",
+        data={"csrf_token": csrf(client, "/games/import"), "file": (io.BytesIO(upload), "g.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert client.get("/games?player=a%00").status_code == 200
+    assert client.get("/player?name=%00").status_code == 404
+
+
+def test_odd_remove_actions_and_head_requests(tmp_path):
+    client = make_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()
+    for action in ("remove-²", "remove-٣", "remove-99", "remove-"):
+        assert client.post("/", data={"action": action, "players-0-name": "A"}).status_code == 200
+    assert client.head("/").status_code == 200
+
+
+def test_correction_keeps_its_heading_after_a_csrf_failure(tmp_path):
+    client = make_app(tmp_path).test_client()
+    path = sheet_path(client)
+    private = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
+    response = client.post(private.headers["Location"] + "/edit", data=form_data(FOUR["game"]) | {"based_on": 1})
+    assert response.status_code == 400
+    soup = BeautifulSoup(response.data, "html.parser")
+    assert soup.select_one("h1").get_text() == "Correct a saved game"
+
+
+def test_method_not_allowed_says_what_is(tmp_path):
+    response = make_app(tmp_path).test_client().put("/games")
+    assert response.status_code == 405 and "GET" in response.headers["Allow"]
+
+
+def test_tokens_with_junk_after_the_game_are_damaged(tmp_path):
+    from scorekeeper.engine import Game
+
+    client = make_app(tmp_path).test_client()
+    token = encode_game(Game.from_dict(FOUR["game"]))
+    assert client.get(f"/sheet/{token}").status_code == 200
+    raw = base64.urlsafe_b64decode(token[1:] + "=" * (-len(token[1:]) % 4))
+    junk = "1" + base64.urlsafe_b64encode(raw + b"junk").decode().rstrip("=")
+    assert client.get(f"/sheet/{junk}").status_code == 404
+    assert client.get(f"/sheet/{token[:20]}!{token[21:]}").status_code == 404
+    assert zlib.decompress(raw)  # the original is still a whole stream
+
+
+def test_error_lists_are_capped(tmp_path):
+    game = copy.deepcopy(FOUR["game"])
+    game["players"][0]["legends"] = [f"nope-{i}" for i in range(500)]
+    errors = make_app(tmp_path).test_client().post("/api/score", json=game).get_json()["errors"]
+    assert len(errors) == 51 and errors[-1] == "… and 450 more problems"
+
+
+def test_session_cookie_holds_no_edit_secret(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    path = sheet_path(client)
+    private = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
+    secret = private.headers["Location"].rsplit("/", 1)[1]
+    serializer = SecureCookieSessionInterface().get_signing_serializer(app)
+    cookie = client.get_cookie("session").value
+    assert secret not in json.dumps(serializer.loads(cookie))
+    again = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
+    assert again.status_code == 303 and again.headers["Location"] == "/g/" + private.headers["Location"].split("/")[2]
