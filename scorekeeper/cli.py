@@ -9,6 +9,7 @@ per problem on stderr.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from typing import NoReturn, TextIO
 
 import click
@@ -69,7 +70,7 @@ def export_games(ctx: click.Context, output_format: str, public_id: str | None, 
     from .store import games as store
     from .store.exchange import game_file, games_csv, history_file
 
-    with _app().app_context():
+    with _database():
         if public_id:
             saved = store.find_game(public_id)
             if saved is None:
@@ -96,7 +97,7 @@ def import_file(ctx: click.Context, file: TextIO) -> None:
     from .store.exchange import import_games
 
     data = _read_json(ctx, file)
-    with _app().app_context():
+    with _database():
         try:
             stored = import_games(data)
         except GameErrors as errors:
@@ -108,10 +109,18 @@ def import_file(ctx: click.Context, file: TextIO) -> None:
             click.echo(f"  private:   /g/{saved.public_id}/{secret}")
 
 
-def _app():
+@contextmanager
+def _database():
+    """An app context on the app's database, its connections closed afterwards."""
     from . import create_app
+    from .store import db
 
-    return create_app()
+    with create_app().app_context():
+        try:
+            yield
+        finally:
+            db.session.remove()
+            db.engine.dispose()
 
 
 def _read_json(ctx: click.Context, file: TextIO) -> object:

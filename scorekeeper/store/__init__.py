@@ -19,6 +19,7 @@ from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -53,16 +54,21 @@ def database_url(app: Flask) -> str:
 def init_app(app: Flask) -> None:
     """Bind the database to *app* and migrate its schema to the newest revision."""
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
+    options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
+        options.setdefault("connect_args", {"timeout": 30})
+    if app.testing:  # tests make many short-lived apps: keep no idle connection behind
+        options.setdefault("poolclass", NullPool)
     from . import models  # noqa: F401  (the tables Alembic compares against)
 
     db.init_app(app)
     migrate.init_app(app, db)
     if app.config.get("AUTO_MIGRATE", True):
-        with app.app_context(), _migration_lock(app):
-            upgrade(directory=str(MIGRATIONS))
-            # Workers forked after this (gunicorn --preload) must not share its connections.
+        with app.app_context():
+            with _migration_lock(app):
+                upgrade(directory=str(MIGRATIONS))
+            # Close every connection the migration opened (the lock's included):
+            # workers forked after this (gunicorn --preload) must not share them.
             db.engine.dispose()
 
 
