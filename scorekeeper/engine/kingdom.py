@@ -178,9 +178,10 @@ class Kingdom:
             :func:`kingdom_errors` to get every bad cell at once.
         """
         try:  # the common case, fast: 4 lists of 4 valid ids
-            if len(rows) == SIZE and all(len(row) == SIZE for row in rows):
-                return cls(tuple(_CARD_BY_ID[card] for row in rows for card in row))
-        except (KeyError, TypeError):
+            first, second, third, fourth = rows
+            if len(first) == len(second) == len(third) == len(fourth) == SIZE:
+                return cls(tuple([_CARD_BY_ID[card] for card in (*first, *second, *third, *fourth)]))
+        except (KeyError, TypeError, ValueError):
             pass
         errors = kingdom_errors(rows, player=player, player_name=player_name)
         if errors:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import TAMING_TRIBES, TRIBE_LAND_POINTS, Card
+from .cards import LANDS, TAMING_TRIBES, TRIBE_LAND_POINTS, Card
 from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cell_name, describe_connection
 from .legends import LEGENDS_BY_ID, Legend
 from .rulesets import Ruleset
@@ -258,17 +258,13 @@ def _uses_portals(card: Card) -> bool:
 _new = tuple.__new__
 
 
-def _cells_in(mask: int):
-    """The cell indices whose bits are set in *mask*, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
     cards, reach = kingdom.cards, kingdom.reach
     adjacent_masks, through_masks, borders = reach.adjacent, reach.through, reach.borders
+    land_mask = 0
+    for cell, card in enumerate(cards):
+        if card in _LAND_SET:
+            land_mask |= 1 << cell
     scores = []
     for cell, tribe in enumerate(cards):
         table = TRIBE_LAND_POINTS.get(tribe)
@@ -276,21 +272,23 @@ def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
             continue
         portals = tribe is not _GOBLINS  # R2.1
         adjacent = adjacent_masks[cell]
-        reached = adjacent | through_masks[cell] if portals else adjacent
+        reached = (adjacent | through_masks[cell] if portals else adjacent) & land_mask
         lands, points = [], 0
-        while reached:  # each reached cell, lowest first
+        while reached:  # each connected land, lowest cell first
             low = reached & -reached
             reached ^= low
             other = low.bit_length() - 1
             land = cards[other]
-            value = table.get(land)
-            if value is None:
-                continue
+            value = table[land]
             networks = reach.networks_between(cell, other) if portals and borders[cell] & borders[other] else ()
-            lands.append(LandPoints(other, land, value, bool(adjacent & low), networks))
+            lands.append(_new(LandPoints, (other, land, value, bool(adjacent & low), networks)))
             points += value
         scores.append(_new(TribeScore, (cell, tribe, tuple(lands), points)))
     return tuple(scores)
+
+
+_LAND_SET = frozenset(LANDS)
+_TAMERS = frozenset(TAMING_TRIBES)
 
 
 def _conflicts(kingdom: Kingdom, ruleset: Ruleset) -> tuple[Conflict, ...]:
@@ -331,12 +329,19 @@ def _dragons(kingdom: Kingdom, ruleset: Ruleset) -> tuple[DragonScore, ...]:
         return ()
     value = ruleset.dragon_value(len(dragon_cells))
     positive_left = ruleset.max_positive_dragons
+    tamer_mask = 0
+    for other, card in enumerate(cards):
+        if card in _TAMERS:
+            tamer_mask |= 1 << other
     scores = []
     for cell in dragon_cells:
         by_tribe: dict[Card, list[int]] = {}
-        for other in _cells_in(reach.adjacent[cell] | reach.through[cell]):  # Dragons use portals (R5.1)
-            if cards[other] in TAMING_TRIBES:
-                by_tribe.setdefault(cards[other], []).append(other)
+        reached = (reach.adjacent[cell] | reach.through[cell]) & tamer_mask  # Dragons use portals (R5.1)
+        while reached:
+            low = reached & -reached
+            reached ^= low
+            other = low.bit_length() - 1
+            by_tribe.setdefault(cards[other], []).append(other)
         tamers = tuple((tribe, tuple(by_tribe[tribe])) for tribe in TAMING_TRIBES if len(by_tribe.get(tribe, ())) >= 2)
         # R5.3: which domesticated Dragons are "the first three" is unknowable;
         # the row only depends on how many, so the sheet credits them by cell order.
