@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import HTTPException, NotFound, SecurityError
 
 csrf = CSRFProtect()
 
@@ -39,6 +39,11 @@ def init_app(app: Flask) -> None:
     def healthz():
         """Liveness for load balancers (and the hello-world baseline of bench/http_throughput.py)."""
         return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(error: SecurityError):
+        """A Host outside TRUSTED_HOSTS: no page can be built for it (its links would use that host)."""
+        return "400 Bad Request: this server does not answer to that host name.\n", 400, {"Content-Type": "text/plain"}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -130,3 +130,9 @@ def test_cached_sheet_page_gives_each_visitor_their_own_csrf_token(tmp_path):
 def _csrf(client, path: str) -> str:
     soup = BeautifulSoup(client.get(path).data, "html.parser")
     return soup.select_one("input[name=csrf_token]")["value"]
+
+
+def test_trusted_hosts_refuse_a_spoofed_host(tmp_path):
+    client = make_app(tmp_path, TRUSTED_HOSTS=["scores.example.org"]).test_client()
+    assert client.get("/", headers={"Host": "scores.example.org"}).status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
