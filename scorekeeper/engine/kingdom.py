@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import NamedTuple
 
 from .cards import CARD_IDS, Card
@@ -16,6 +15,28 @@ from .errors import InvalidKingdom, UnknownCard
 
 SIZE = 4
 CELLS = range(SIZE * SIZE)
+
+
+class cached_property:  # noqa: N801 - used like functools.cached_property
+    """A property computed once per instance and kept in its ``__dict__``.
+
+    Like :class:`functools.cached_property` without its lock (Python 3.11
+    takes one on every first access, a noticeable share of scoring a
+    kingdom). Kingdoms are immutable, so computing twice in a race is harmless.
+    """
+
+    def __init__(self, function) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.function(instance)
+        return value
 
 
 def cell_name(cell: int) -> str:

@@ -239,7 +239,7 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     tribes = _tribe_scores(kingdom)
     conflicts = _conflicts(kingdom, ruleset)
     dragons = _dragons(kingdom, ruleset)
-    claimed = tuple(LEGENDS_BY_ID[legend_id] for legend_id in legends)
+    claimed = tuple([LEGENDS_BY_ID[legend_id] for legend_id in legends])
     rows = dict.fromkeys(_ROWS, 0)
     for tribe in tribes:
         rows[_TRIBE_ROW[tribe.tribe]] += tribe.points
