@@ -20,7 +20,6 @@ from wtforms import (
     IntegerField,
     RadioField,
     SelectChoice,
-    SelectField,
     SelectMultipleField,
     StringField,
     TextAreaField,
@@ -30,13 +29,6 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card
 
-
-def _card_choice(card: Card) -> SelectChoice:
-    group = "Lands" if card.is_land else "Tribes" if card.is_tribe else "Special"
-    return SelectChoice(card.value, card.label.removeprefix("Magical "), optgroup=group)
-
-
-CARD_CHOICES = [SelectChoice("", "·")] + [_card_choice(card) for card in Card]
 LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 #: Extra player panels beyond the 4 allowed are dropped; 5..8 still reach the
 #: engine so that it can say "2 to 4 players" (R8).
@@ -83,6 +75,18 @@ def card_of_word(word: str) -> Card | None:
     return parse_card(key)
 
 
+def card_id_of(text: str | None) -> str:
+    """The canonical id of the card *text* names (as :func:`card_of_word`),
+    ``""`` for nothing, or *text* itself (trimmed) when it names no card."""
+    if not text or not text.strip():
+        return ""
+    try:
+        card = card_of_word(text)
+    except ValueError:
+        return text.strip()[:40]
+    return card.value if card else ""
+
+
 def parse_kingdom_text(text: str) -> list[str]:
     """16 card ids (``""`` for a blank mark), row by row, from four lines of
     four card words, e.g. ``"Fo El Po Fo"``; words are separated by spaces,
@@ -122,8 +126,12 @@ class PlayerForm(Form):
     text box that, when filled, replaces the 16 cards (four lines of four)."""
 
     name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "off"})
+    # Text boxes sharing one list of cards (<datalist>): a phone offers the ten
+    # cards as you tap, and the page stays light (16 selects a player weighed
+    # 8 KB). What is typed may be an id, a name or a code: it is read as a card
+    # where it names one, and left as typed (for the engine to refuse) where not.
     cells = FieldList(
-        SelectField(choices=CARD_CHOICES, validate_choice=False, default=""),
+        StringField(default="", filters=[lambda text: card_id_of(text)]),
         min_entries=16,
         max_entries=16,
     )

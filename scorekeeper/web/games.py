@@ -21,6 +21,7 @@ from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
 from .display import totals_chart
 from .forms import CorrectionForm, SaveGameForm
+from .i18n import N_
 from .links import DamagedLink, decode_game
 from .security import limiter, pdf_rate_limit, save_rate_limit
 from .views import (
@@ -181,14 +182,14 @@ def correct(public_id: str, secret: str):
     )
 
 
-CORRECTING = "Correct a saved game"
-SAVE_CORRECTION = "Save the correction"
+CORRECTING = N_("Correct a saved game")
+SAVE_CORRECTION = N_("Save the correction")
 
 
 GAME_FORMS["games.correct"] = (
     CorrectionForm,
     lambda: url_for("games.correct", **request.view_args),
-    {"heading": "Correct a saved game", "submit_label": "Save the correction"},
+    {"heading": N_("Correct a saved game"), "submit_label": N_("Save the correction")},
 )
 
 

@@ -41,10 +41,10 @@ def render_pdf(html: str, paper: str, base_url: str) -> bytes:
     static = Path(current_app.static_folder).resolve()
     fetcher = StaticFilesOnly(static, base_url.rstrip("/") + current_app.static_url_path + "/")
     with _render_lock:
-        fonts, sheet = _stylesheet(static / "css" / "app.css")
+        fonts, sheets = _stylesheets(static / "css" / "app.css", static / "css" / "sheet.css")
         page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
         document = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-        return document.write_pdf(stylesheets=[sheet, page], font_config=fonts)
+        return document.write_pdf(stylesheets=[*sheets, page], font_config=fonts)
 
 
 # Parsing the stylesheet and loading fonts is a third of each render: do it
@@ -53,13 +53,14 @@ _render_lock = threading.Lock()
 
 
 @functools.cache
-def _parsed(path: Path, mtime: float) -> tuple[FontConfiguration, CSS]:
+def _parsed(paths: tuple[Path, ...], mtimes: tuple[float, ...]) -> tuple[FontConfiguration, tuple[CSS, ...]]:
     fonts = FontConfiguration()
-    return fonts, CSS(string=path.read_text(encoding="utf-8"), font_config=fonts)
+    return fonts, tuple(CSS(string=path.read_text(encoding="utf-8"), font_config=fonts) for path in paths)
 
 
-def _stylesheet(path: Path) -> tuple[FontConfiguration, CSS]:
-    return _parsed(path, path.stat().st_mtime)
+def _stylesheets(*paths: Path) -> tuple[FontConfiguration, tuple[CSS, ...]]:
+    """The app's stylesheets parsed once per process (again when a file changes)."""
+    return _parsed(paths, tuple(path.stat().st_mtime for path in paths))
 
 
 class StaticFilesOnly(URLFetcher):

@@ -238,8 +238,8 @@ def render_game_form(
     action_url: str,
     messages: list[str] | None = None,
     status: int = 200,
-    heading: str = "Score a game",
-    submit_label: str = "Score the game",
+    heading: str = N_("Score a game"),
+    submit_label: str = N_("Score the game"),
 ):
     """The game form page (new game or correction) with *messages* for the whole form."""
     return (

@@ -1,7 +1,7 @@
 // Tap entry on the game form: a palette of the ten card types, cells painted
 // by tapping or typing, undo/redo, and each kingdom's running rows from the
-// server's engine (POST /api/preview). The selects stay the submitted fields;
-// without this file the form works as plain selects.
+// server's engine (POST /api/preview). The cell text boxes stay the submitted
+// fields; without this file the form works as plain text boxes with a card list.
 (function () {
   "use strict";
   var form = document.getElementById("game-form");
@@ -28,7 +28,7 @@
     b.appendChild(el("span", "sym", c ? c.sym : "·")).setAttribute("aria-hidden", "true");
     b.appendChild(el("span", "code", c ? c.code : ""));
     b.appendChild(el("span", "pts", b.dataset.pts || ""));
-    b.setAttribute("aria-label", select.labels[0].textContent + ": " + (c ? c.name : palette.dataset.cleared));
+    b.setAttribute("aria-label", select.getAttribute("aria-label") + ": " + (c ? c.name : palette.dataset.cleared));
   }
 
   function set(select, value, batch) {
@@ -87,7 +87,7 @@
   }
 
   function preview(panel) {
-    var i = panel.dataset.player, selects = panel.querySelectorAll(".cell-input select");
+    var i = panel.dataset.player, selects = panel.querySelectorAll(".cell-input input");
     var legends = Array.prototype.map.call(panel.querySelectorAll(".legend-list input:checked"), function (x) { return x.value; });
     var cells = Array.prototype.map.call(selects, function (s) { return s.value; });
     var ask = asked[i] = (asked[i] || 0) + 1;
@@ -118,7 +118,7 @@
         return;
       }
       var batch = [];
-      panel.querySelectorAll(".cell-input select").forEach(function (s, m) { set(s, answer.cells[m], batch); });
+      panel.querySelectorAll(".cell-input input").forEach(function (s, m) { set(s, answer.cells[m], batch); });
       keep(batch);
       area.value = "";
       status.textContent = palette.dataset.filled;
@@ -144,7 +144,7 @@
   document.querySelectorAll(".js-only").forEach(function (e) { e.hidden = false; });
 
   form.querySelectorAll(".kingdom-input").forEach(function (grid) {
-    grid.querySelectorAll(".cell-input select").forEach(function (select, m) {
+    grid.querySelectorAll(".cell-input input").forEach(function (select, m) {
       var b = el("button", "cell-btn");
       b.type = "button";
       b.tabIndex = m ? -1 : 0;

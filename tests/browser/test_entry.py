@@ -74,7 +74,7 @@ def expect_sheet(page) -> None:
 
 
 def cells_entered(page, player: int) -> list[str]:
-    return page.locator(f"#player-{player} .cell-input select").evaluate_all("ss => ss.map(s => s.value)")
+    return page.locator(f"#player-{player} .cell-input input").evaluate_all("ss => ss.map(s => s.value)")
 
 
 def kingdom(player: int) -> list[str]:

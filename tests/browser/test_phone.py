@@ -24,7 +24,7 @@ def enter_game(page, base: str, game: dict) -> None:
     for i, player in enumerate(game["players"]):
         page.fill(f"#players-{i}-name", player["name"])
         for m, card in enumerate(card for row in player["kingdom"] for card in row):
-            page.select_option(f"#players-{i}-cells-{m}", card)
+            page.fill(f"#players-{i}-cells-{m}", card)
         if player["legends"]:
             page.click(f"#player-{i} details.legends summary")
         for legend in player["legends"]:

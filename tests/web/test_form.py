@@ -27,9 +27,7 @@ def assert_entries_kept(soup: BeautifulSoup, data: dict) -> None:
         elif key.endswith("-name"):
             assert soup.select_one(f"input[name='{key}']").get("value", "") == value, key
         elif "-cells-" in key:
-            selected = soup.select_one(f"select[name='{key}'] option[selected]")
-            if value in {o["value"] for o in soup.select(f"select[name='{key}'] option")}:
-                assert selected is not None and selected["value"] == value, key
+            assert soup.select_one(f"input[name='{key}']").get("value", "") == value, key
         elif key.endswith("-legends"):
             checked = {box["value"] for box in soup.select(f"input[name='{key}'][checked]")}
             assert checked == set(value) & {box["value"] for box in soup.select(f"input[name='{key}']")}, key
@@ -38,8 +36,11 @@ def assert_entries_kept(soup: BeautifulSoup, data: dict) -> None:
 def test_new_form_has_two_empty_player_panels(client):
     soup = soup_of(client.get("/"))
     assert len(soup.select("fieldset.player")) == 2
-    assert len(soup.select("select[name^='players-0-cells-']")) == 16
-    assert soup.select_one("select[name='players-1-cells-15']")
+    assert len(soup.select("input[name^='players-0-cells-'][list=cards]")) == 16
+    assert soup.select_one("input[name='players-1-cells-15']")
+    assert [o["value"] for o in soup.select("datalist#cards option")] == [
+        "forest", "swamp", "mountain", "plain", "elves", "dwarves", "humans", "goblins", "dragon", "portal"
+    ]
     assert len(soup.select("input[name='players-0-legends'][type=checkbox]")) == 15
     assert soup.select_one("input[name=ruleset][value=pocket][checked]")
     assert soup.select_one("input[name=csrf_token]") is None  # CSRF off in this fixture
@@ -234,3 +235,18 @@ def test_error_summary_links_to_each_player_with_a_problem(client):
     soup = soup_of(client.post("/", data=form_data(_bad(mutate))))
     links = [(a["href"], a.get_text()) for a in soup.select("#form-errors .error-players a")]
     assert links == [("#player-1", "Player 2"), ("#player-3", "Di")]
+
+
+def test_cells_accept_names_and_codes_and_keep_what_is_not_a_card(client):
+    data = form_data(GAME)
+    data["players-0-cells-0"] = " Forest "  # English name
+    data["players-0-cells-1"] = "El"  # two-letter code
+    data["players-0-cells-2"] = "Drache"  # German name
+    response = client.post("/", data=data)
+    assert response.status_code == 303  # Ada's row 1 now reads forest, elves, dragon
+    data["players-0-cells-3"] = "unicorn"
+    soup = soup_of(client.post("/", data=data))
+    assert soup.select_one("#players-0-cells-3")["value"] == "unicorn"
+    assert soup.select_one("#players-0-cells-0")["value"] == "forest"
+    errors = soup.select_one("#players-0-cells-errors").get_text()
+    assert "row 1, column 4: 'unicorn' is not one of the ten card ids" in errors
