@@ -21,7 +21,7 @@ from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
 from .display import totals_chart
 from .forms import CorrectionForm, SaveGameForm
-from .i18n import N_
+from .i18n import N_, gettext
 from .links import DamagedLink, decode_game
 from .security import limiter, pdf_rate_limit, save_rate_limit
 from .views import (
@@ -54,26 +54,26 @@ def save():
     """Save the game of a sheet link; show its private page with both links."""
     form = SaveGameForm()
     if not form.validate():
-        abort(400, description="The save form was incomplete or had expired; open the sheet and save again.")
+        abort(400, description=gettext("The save form was incomplete or had expired; open the sheet and save again."))
     try:
         data, played_on = decode_game(form.token.data)
         game = store.game_of(data)
     except (DamagedLink, GameErrors):
-        abort(400, description="That sheet link is damaged; nothing was saved.")
+        abort(400, description=gettext("That sheet link is damaged; nothing was saved."))
     # The session cookie is signed, not encrypted: it remembers public ids only, never a secret.
     already = session.get("saved_sheets", {}).get(_sheet_key(form.token.data))
     if already and store.find_game(already) is not None:
-        flash("This sheet was already saved: its private link was shown when it was saved. Here is the game.")
+        flash(gettext("This sheet was already saved: its private link was shown when it was saved. Here is the game."))
         return redirect(url_for(".show", public_id=already), code=303)
     try:
         details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
     except ValueError as problem:
-        abort(400, description=f"Nothing was saved: {problem}.")
+        abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=problem))
     saved, secret = store.save_game(game, details)
     remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
     remembered[_sheet_key(form.token.data)] = saved.public_id
     session["saved_sheets"] = remembered
-    flash("Saved. Share the read-only link; keep the private link to correct the game later.")
+    flash(gettext("Saved. Share the read-only link; keep the private link to correct the game later."))
     return redirect(url_for(".manage", public_id=saved.public_id, secret=secret), code=303)
 
 
@@ -174,7 +174,7 @@ def correct(public_id: str, secret: str):
             return render_game_form(
                 form, action_url, [message], status=409, heading=CORRECTING, submit_label=SAVE_CORRECTION
             )
-        flash("Correction saved; the earlier result is kept under “Corrected on …”.")
+        flash(gettext("Correction saved; the earlier result is kept under “Corrected on …”."))
         return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
 
     return process_game_form(
@@ -199,12 +199,12 @@ def delete(public_id: str, secret: str):
     """Delete a saved game for good (private link and CSRF token needed)."""
     saved = _find_editable(public_id, secret)
     if not FlaskForm().validate():
-        abort(400, description="The delete form had expired; open the private link and try again.")
+        abort(400, description=gettext("The delete form had expired; open the private link and try again."))
     if request.form.get("confirm") != "yes":
-        flash("Nothing was deleted: tick “Yes, delete this game” first.")
+        flash(gettext("Nothing was deleted: tick “Yes, delete this game” first."))
         return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
     store.delete_game(saved)
-    flash("The game was deleted.")
+    flash(gettext("The game was deleted."))
     return redirect(url_for(".history_page"), code=303)
 
 
@@ -262,7 +262,7 @@ def player():
     """One player's stats over every saved game (``?name=``, in any case)."""
     stats = store.player_stats(store.visible_text(request.args.get("name", ""))[:100])
     if stats is None:
-        abort(404, description="No saved game has a player of that name.")
+        abort(404, description=gettext("No saved game has a player of that name."))
     chart = totals_chart(
         [total for _, total, _ in stats.timeline],
         [f"{played_on.isoformat()}: {total}" for played_on, total, _ in stats.timeline],
@@ -273,14 +273,14 @@ def player():
 def _find(public_id: str) -> SavedGame:
     saved = store.find_game(public_id)
     if saved is None:
-        abort(404, description="There is no saved game at this link (it may have been deleted).")
+        abort(404, description=gettext("There is no saved game at this link (it may have been deleted)."))
     return saved
 
 
 def _find_editable(public_id: str, secret: str) -> SavedGame:
     saved = store.find_game(public_id)
     if saved is None or not store.may_edit(saved, secret):
-        abort(404, description="There is no saved game at this link (it may have been deleted).")
+        abort(404, description=gettext("There is no saved game at this link (it may have been deleted)."))
     return saved
 
 
