@@ -57,3 +57,8 @@ def test_worked_game_sheet_dict_matches_expected(path):
     got = [{key: p[key] for key in ("name", "categories", "total", "place")} for p in sheet["players"]]
     assert got == expected["players"]
     assert all(list(p["categories"]) == [row.value for row in Row] for p in sheet["players"])
+
+
+def test_every_shared_case_is_copied_under_its_own_name():
+    manifest = json.loads((CASES_DIR.parent / "cases-manifest.json").read_text(encoding="utf-8"))
+    assert manifest["cases"] == sorted(path.name for path in CASES_DIR.glob("*.json"))
