@@ -35,7 +35,8 @@ def main() -> None:
         page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2)
         page.goto(base + "/")
         for _ in range(len(game["players"]) - 2):
-            page.click("#add-player")
+            with page.expect_navigation():
+                page.click("#add-player")
         for i, player in enumerate(game["players"]):
             page.fill(f"#players-{i}-name", player["name"])
             cells = [card for row in player["kingdom"] for card in row]

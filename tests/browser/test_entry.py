@@ -45,7 +45,9 @@ def start(page, base: str, players: int = 4, tap: bool = False) -> int:
     page.goto(base + "/")
     page.wait_for_selector("#palette:not([hidden])")
     for _ in range(players - 2):
-        (page.tap if tap else page.click)("#add-player")
+        # "Add a player" posts the form: wait for the new page, not the old one's palette
+        with page.expect_navigation():
+            (page.tap if tap else page.click)("#add-player")
         page.wait_for_selector("#palette:not([hidden])")
     return players - 2
 

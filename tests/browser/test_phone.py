@@ -18,7 +18,8 @@ ROWS = ["elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflict
 def enter_game(page, base: str, game: dict) -> None:
     page.goto(base + "/")
     for _ in range(len(game["players"]) - 2):
-        page.click("#add-player")
+        with page.expect_navigation():  # "Add a player" posts the form
+            page.click("#add-player")
     if game.get("ruleset", "pocket") != "pocket":
         page.check(f"input[name=ruleset][value={game['ruleset']}]")
     for i, player in enumerate(game["players"]):
