@@ -289,23 +289,17 @@ class Kingdom:
         Whether a link is a *connection* depends on the cards (Goblins ignore
         portals, R2.1): see :meth:`Link.connects`.
         """
-        adjacent: set[tuple[int, int]] = set()
-        for cell in CELLS:
-            if self.cards[cell] in (Card.PORTAL, None):
-                continue
-            for other in _NEIGHBOURS[cell]:
-                if other > cell and self.cards[other] not in (Card.PORTAL, None):
-                    adjacent.add((cell, other))
-        through: dict[tuple[int, int], list[PortalNetwork]] = {}
-        for network in self.portal_networks:
-            members = network.members
-            for i, a in enumerate(members):
-                for b in members[i + 1 :]:
-                    through.setdefault((a, b), []).append(network)
-        return {
-            pair: Link(pair, pair in adjacent, tuple(through.get(pair, ())))
-            for pair in sorted(adjacent | through.keys())
-        }
+        reach = self.reach  # the one reading of R2: links are that reach, pair by pair
+        links = {}
+        for a in CELLS:
+            later = (reach.adjacent[a] | reach.through[a]) >> (a + 1)
+            b = a
+            while later:
+                b += 1
+                if later & 1:
+                    links[(a, b)] = Link((a, b), bool(reach.adjacent[a] >> b & 1), reach.networks_between(a, b))
+                later >>= 1
+        return links
 
     @cached_property
     def _links_by_cell(self) -> tuple[tuple[tuple[int, Link], ...], ...]:

@@ -249,10 +249,6 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     return KingdomScore(kingdom, ruleset, tribes, conflicts, dragons, claimed, rows)
 
 
-def _uses_portals(card: Card) -> bool:
-    return card is not Card.GOBLINS  # R2.1
-
-
 # Building the records with tuple.__new__ skips the named tuples' Python-level
 # __new__ (all fields are given): scoring builds some 40 of them per kingdom.
 _new = tuple.__new__
