@@ -11,13 +11,10 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.engine import Game, Row, score_game
+from tests.conftest import CASE_FILES, DATA
+from tests.conftest import load_case as load
 
-CASES_DIR = Path(__file__).parent.parent / "data" / "cases"
-CASE_FILES = sorted(CASES_DIR.glob("*.json"))
-
-
-def load(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
+CASES_DIR = DATA / "cases"
 
 
 def case_id(path: Path) -> str:
