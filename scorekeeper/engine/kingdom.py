@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import NamedTuple
 
 from .cards import CARD_IDS, Card
@@ -66,6 +67,7 @@ _NEIGHBOURS = tuple(neighbours(cell) for cell in CELLS)
 _CARD_BY_ID = {card.value: card for card in Card}
 _PORTAL = Card.PORTAL
 _BIT = tuple(1 << cell for cell in CELLS)
+_MASK_KEYS = (*Card, None)
 _FULL = (1 << (SIZE * SIZE)) - 1
 _NOTHING = (0,) * (SIZE * SIZE)
 _NOT_FIRST_COLUMN = sum(_BIT[cell] for cell in CELLS if cell % SIZE)
@@ -79,15 +81,17 @@ def _spread(mask: int) -> int:
     )
 
 
-def _cells_of(mask: int) -> tuple[int, ...]:
+def cells_of(mask: int) -> tuple[int, ...]:
     """The cells of a bitmask, ascending (two table look-ups, one per byte)."""
     return _LOW_CELLS[mask & 0xFF] + _HIGH_CELLS[mask >> 8]
 
 
+_PORTAL_NAMES = tuple(f"portal {name}" for name in _CELL_NAMES)
 _LOW_CELLS = tuple(tuple(cell for cell in range(8) if byte >> cell & 1) for byte in range(256))
 _HIGH_CELLS = tuple(tuple(cell + 8 for cell in cells) for cells in _LOW_CELLS)
 _NEIGHBOUR_MASKS = tuple(sum(_BIT[n] for n in _NEIGHBOURS[cell]) for cell in CELLS)
 _NEIGHBOURS_AND_BITS = tuple(zip(_NEIGHBOUR_MASKS, _BIT, strict=True))
+_new = tuple.__new__  # builds a named tuple from all its fields, skipping its Python-level __new__
 
 
 class PortalNetwork(NamedTuple):
@@ -104,8 +108,9 @@ class PortalNetwork(NamedTuple):
     @property
     def name(self) -> str:
         """``"portal r3c3"`` or ``"portals r1c1+r1c2"``: how the sheet names it."""
-        cells = "+".join(cell_name(c) for c in self.portals)
-        return f"portal {cells}" if len(self.portals) == 1 else f"portals {cells}"
+        if len(self.portals) == 1:
+            return _PORTAL_NAMES[self.portals[0]]
+        return f"portals {'+'.join([_CELL_NAMES[c] for c in self.portals])}"
 
 
 @dataclass(frozen=True)
@@ -142,8 +147,7 @@ def describe_connection(adjacent: bool, networks: tuple[PortalNetwork, ...]) -> 
     return " and ".join(ways)
 
 
-@dataclass(frozen=True)
-class Reach:
+class Reach(NamedTuple):
     """Who reaches whom in a kingdom, as bitmasks over the 16 cells (bit *n* = cell *n*).
 
     :ivar adjacent: per cell, the non-portal cards sharing an edge with it.
@@ -168,6 +172,9 @@ class Reach:
         """The portal networks that both *a* and *b* border."""
         common = self.borders[a] & self.borders[b]
         return tuple(network for k, network in enumerate(self.networks) if common >> k & 1)
+
+
+_NEIGHBOURS_ONLY = Reach(_NEIGHBOUR_MASKS, _NOTHING, _NOTHING, ())
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,7 @@ class Kingdom:
         try:  # the common case, fast: 4 lists of 4 valid ids
             first, second, third, fourth = rows
             if len(first) == len(second) == len(third) == len(fourth) == SIZE:
-                return cls(tuple([_CARD_BY_ID[card] for card in (*first, *second, *third, *fourth)]))
+                return cls(tuple(map(_CARD_BY_ID.__getitem__, (*first, *second, *third, *fourth))))
         except (KeyError, TypeError, ValueError):
             pass
         errors = kingdom_errors(rows, player=player, player_name=player_name)
@@ -248,38 +255,42 @@ class Kingdom:
     @cached_property
     def portal_networks(self) -> tuple[PortalNetwork, ...]:
         """Every portal network, ordered by its first portal cell (R2)."""
-        return tuple(PortalNetwork(_cells_of(portals), _cells_of(members)) for portals, members in self._network_masks)
+        networks = []
+        for portals, members in self._network_masks:
+            networks.append(_new(PortalNetwork, (cells_of(portals), cells_of(members))))
+        return tuple(networks)
+
+    @cached_property
+    def card_masks(self) -> dict[Card | None, int]:
+        """Per card type, a bitmask of the cells holding it (bit *n* = cell
+        *n*, 0..15); every type is a key, ``None`` holds the blank cells of a
+        kingdom being entered. One pass over the grid, read by scoring."""
+        masks = dict.fromkeys(_MASK_KEYS, 0)
+        for card, bit in zip(self.cards, _BIT, strict=True):
+            masks[card] |= bit
+        return masks
 
     @cached_property
     def _network_masks(self) -> tuple[tuple[int, int], ...]:
         """``(portal cells, member cells)`` bitmasks per network, by first portal.
 
         A flood fill over bitmasks: grow a seed portal by its edge neighbours
-        that are portals until nothing changes (R2: joined edge to edge)."""
-        portal_mask, card_mask = self._portal_and_card_masks
-        networks, remaining = [], portal_mask
+        that are portals until nothing changes (R2: joined edge to edge).
+        Blank cells (a kingdom being entered) are never members: they
+        connect nothing."""
+        masks = self.card_masks
+        portal_mask = remaining = masks[_PORTAL]
+        card_mask = _FULL ^ portal_mask ^ masks[None]
+        networks = []
         while remaining:
             network = remaining & -remaining
-            while True:
-                grown = network | (_spread(network) & portal_mask)
-                if grown == network:
-                    break
-                network = grown
-            remaining &= ~network
-            networks.append((network, _spread(network) & card_mask))
+            border = _spread(network)
+            while border & remaining & ~network:  # portals beside it: part of it
+                network |= border & remaining
+                border = _spread(network)
+            remaining ^= network
+            networks.append((network, border & card_mask))
         return tuple(networks)
-
-    @cached_property
-    def _portal_and_card_masks(self) -> tuple[int, int]:
-        """Bitmasks of the portal cells and of the other cards; blank cells
-        (a kingdom being entered) are in neither: they connect nothing."""
-        portal_mask = card_mask = 0
-        for cell, card in enumerate(self.cards):
-            if card is _PORTAL:
-                portal_mask |= _BIT[cell]
-            elif card is not None:
-                card_mask |= _BIT[cell]
-        return portal_mask, card_mask
 
     @cached_property
     def links(self) -> dict[tuple[int, int], Link]:
@@ -318,18 +329,42 @@ class Kingdom:
     @cached_property
     def reach(self) -> Reach:
         """Bitmasks of who reaches whom, cell by cell; what scoring reads (R2)."""
-        masks = self._network_masks
-        cards_mask = self._portal_and_card_masks[1]
-        adjacent = tuple([mask & cards_mask if cards_mask & bit else 0 for mask, bit in _NEIGHBOURS_AND_BITS])
-        if not masks:
-            return Reach(adjacent, _NOTHING, _NOTHING, ())
+        masks = self.card_masks
+        empty = masks[_PORTAL] | masks[None]  # cells that connect nothing themselves
+        if not empty:  # sixteen cards, no portal: each card reaches its neighbours
+            return _NEIGHBOURS_ONLY
+        adjacent = list(map(int.__and__, _NEIGHBOUR_MASKS, repeat(_FULL ^ empty)))
+        for cell in cells_of(empty):
+            adjacent[cell] = 0  # a portal or blank cell is nobody's neighbour card, and has none
+        adjacent = tuple(adjacent)
+        networks = self._network_masks
+        if not networks:
+            return _new(Reach, (adjacent, _NOTHING, _NOTHING, ()))
         borders = [0] * (SIZE * SIZE)
         through = [0] * (SIZE * SIZE)
-        for index, (_portals, members) in enumerate(masks):
-            for cell in _cells_of(members):
-                borders[cell] |= 1 << index
-                through[cell] |= members & ~_BIT[cell]
-        return Reach(adjacent, tuple(through), tuple(borders), self.portal_networks)
+        index = 1
+        for _portals, members in networks:
+            for cell in cells_of(members):
+                borders[cell] |= index
+                through[cell] |= members ^ _BIT[cell]  # the other members, not itself
+            index <<= 1
+        return _new(Reach, (adjacent, tuple(through), tuple(borders), self.portal_networks))
+
+    def connection_words(self, adjacent: bool, networks: int) -> str:
+        """:func:`describe_connection` for two cards that both border the
+        portal networks in bitmask *networks* (bit *k* =
+        ``portal_networks[k]``, at least one): ``"adjacent and through portal r3c3"``."""
+        words = self._network_words
+        if networks & (networks - 1):  # more than one network
+            way = " and ".join([words[k] for k in range(len(words)) if networks >> k & 1])
+        else:
+            way = words[networks.bit_length() - 1]
+        return f"adjacent and {way}" if adjacent else way
+
+    @cached_property
+    def _network_words(self) -> tuple[str, ...]:
+        """``"through portal r3c3"`` for each portal network."""
+        return tuple([f"through {network.name}" for network in self.portal_networks])
 
     def count(self, card: Card) -> int:
         """How many cells hold *card*."""

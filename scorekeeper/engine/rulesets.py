@@ -51,6 +51,11 @@ class Ruleset:
         return (a, b) in self.hated_ordered
 
     @cached_property
+    def hated_by(self) -> dict[Card, tuple[Card, ...]]:
+        """For each tribe, the tribes it conflicts with (R4.1)."""
+        return {tribe: tuple(other for other in TRIBES if (tribe, other) in self.hated_ordered) for tribe in TRIBES}
+
+    @cached_property
     def hated_ordered(self) -> frozenset[tuple[Card, Card]]:
         """Every hated pair in both orders, for quick lookups."""
         return frozenset(

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import LANDS, TAMING_TRIBES, TRIBE_LAND_POINTS, Card
-from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cell_name, describe_connection
+from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cell_name, cells_of, describe_connection
 from .legends import LEGENDS_BY_ID, Legend
 from .rulesets import Ruleset
 
@@ -80,36 +79,84 @@ class TribeScore(NamedTuple):
 
     :ivar cell: the tribe card's cell index 0..15.
     :ivar tribe: Elves, Dwarves, Humans or Goblins.
-    :ivar lands: every connected land, by cell order.
-    :ivar points: their sum, in Harmony Points.
+    :ivar points: what its connected lands add up to, in Harmony Points.
+    :ivar reached: bitmask of its connected land cells (bit *n* = cell *n*);
+        :attr:`lands` spells them out.
+    :ivar kingdom: the kingdom it stands in.
     """
 
     cell: int
     tribe: Card
-    lands: tuple[LandPoints, ...]
     points: int
+    reached: int
+    kingdom: Kingdom
+
+    @property
+    def lands(self) -> tuple[LandPoints, ...]:
+        """Every connected land, by cell order, with what it gives and how it is reached."""
+        cell, cards, reach = self.cell, self.kingdom.cards, self.kingdom.reach
+        table, adjacent = TRIBE_LAND_POINTS[self.tribe], reach.adjacent[cell]
+        portals = self.tribe is not _GOBLINS  # R2.1
+        return tuple(
+            LandPoints(
+                other,
+                cards[other],
+                table[cards[other]],
+                bool(adjacent >> other & 1),
+                reach.networks_between(cell, other) if portals else (),
+            )
+            for other in cells_of(self.reached)
+        )
 
     def describe(self) -> str:
         """``"Elves at r1c2: Forest r1c1 +2 (adjacent), … → +4"``."""
-        if not self.lands:
-            parts = "no connected land"
-        else:
-            parts = ", ".join([_land_part(lp) for lp in self.lands])
-        return f"{self.tribe.label} at {cell_name(self.cell)}: {parts} → {self.points:+d}"
+        return _tribe_sentences((self,), self.kingdom)[0]
 
 
-def _land_part(lp: LandPoints) -> str:
-    """``"Forest r1c1 +2 (adjacent)"``; the common, portal-free ones come from a table."""
-    if lp.networks:
-        return f"{lp.land.label} {_CELL_NAMES[lp.cell]} {lp.points:+d} ({lp.via})"
-    key = (lp.land, lp.cell, lp.points)
-    part = _ADJACENT_PARTS.get(key)
-    if part is None:
-        part = _ADJACENT_PARTS[key] = f"{lp.land.label} {_CELL_NAMES[lp.cell]} {lp.points:+d} (adjacent)"
-    return part
+def _tribe_sentences(tribes: Iterable[TribeScore], kingdom: Kingdom) -> list[str]:
+    """:meth:`TribeScore.describe` for tribe cards of one *kingdom*, in order.
+
+    Built from phrases written once per tribe, land and cell; only a land
+    reached through a portal network needs words made up here."""
+    cards, reach = kingdom.cards, kingdom.reach
+    borders = reach.borders
+    sentences = []
+    for cell, tribe, points, reached, _kingdom in tribes:
+        if not reached:
+            sentences.append(f"{_TRIBE_HEADS[tribe][cell]}no connected land{_RESULTS[points]}")
+            continue
+        shared = borders[cell] if tribe is not _GOBLINS else 0  # R2.1: Goblins use no portal
+        adjacent_phrases = _ADJACENT_PHRASES[tribe]
+        parts = []
+        for other in cells_of(reached):
+            common = shared & borders[other]
+            if common:  # reached through a portal network (and maybe also adjacent)
+                way = kingdom.connection_words(bool(reach.adjacent[cell] >> other & 1), common)
+                parts.append(f"{_LAND_PHRASES[tribe][cards[other]][other]} ({way})")
+            else:
+                parts.append(adjacent_phrases[cards[other]][other])
+        sentences.append(f"{_TRIBE_HEADS[tribe][cell]}{', '.join(parts)}{_RESULTS[points]}")
+    return sentences
 
 
-_ADJACENT_PARTS: dict[tuple[Card, int, int], str] = {}  # at most 4 lands × 16 cells × 4 values
+# How every explanation sentence ends: " → +4" (Harmony Points, signed).
+# Formatting a signed number costs more than writing the rest of a sentence,
+# so the ends are written once for every value one card can be worth: a
+# tribe card reaches at most 15 lands at 3 points or less each (R3), a
+# Dragon is worth at most 6 (R5.2, R9), a conflict −2 (R4.2).
+_RESULTS = {points: f" → {points:+d}" for points in range(-45, 46)}
+
+# Sentence pieces, written once: "Elves at r1c2: " per tribe and cell, and
+# "Forest r1c1 +2" (with and without " (adjacent)") per tribe, land and cell.
+_TRIBE_HEADS = {tribe: tuple(f"{tribe.label} at {name}: " for name in _CELL_NAMES) for tribe in TRIBE_LAND_POINTS}
+_LAND_PHRASES = {
+    tribe: {land: tuple(f"{land.label} {name} {points:+d}" for name in _CELL_NAMES) for land, points in table.items()}
+    for tribe, table in TRIBE_LAND_POINTS.items()
+}
+_ADJACENT_PHRASES = {
+    tribe: {land: tuple(f"{phrase} (adjacent)" for phrase in phrases) for land, phrases in by_land.items()}
+    for tribe, by_land in _LAND_PHRASES.items()
+}
 
 
 class Conflict(NamedTuple):
@@ -136,7 +183,11 @@ class Conflict(NamedTuple):
     def describe(self) -> str:
         """``"Elves r1c1 – Dwarves r1c2 (adjacent) → −2"``."""
         (a, b), (ta, tb) = self.cells, self.tribes
-        return f"{ta.label} {cell_name(a)} – {tb.label} {cell_name(b)} ({self.via}) → {self.points:+d}"
+        way = describe_connection(self.adjacent, self.networks) if self.networks else "adjacent"
+        return f"{_CARD_AT[ta][a]} – {_CARD_AT[tb][b]} ({way}){_RESULTS[self.points]}"
+
+
+_CARD_AT = {card: tuple(f"{card.label} {name}" for name in _CELL_NAMES) for card in Card}  # "Elves r1c1"
 
 
 class DragonScore(NamedTuple):
@@ -161,18 +212,20 @@ class DragonScore(NamedTuple):
 
     def describe(self) -> str:
         """``"Dragon at r2c3: domesticated by 2 Humans (r1c3, r2c4) → +4"``."""
-        where = f"Dragon at {cell_name(self.cell)}"
+        where = _DRAGON_AT[self.cell]
         if not self.tamers:
-            return f"{where}: wild, no two Elves, Dwarves or Humans connected → {self.points:+d}"
+            return f"{where}: wild, no two Elves, Dwarves or Humans connected{_RESULTS[self.points]}"
         by = " and ".join(
             f"{len(cells)} {tribe.label} ({', '.join(cell_name(c) for c in cells)})" for tribe, cells in self.tamers
         )
         note = "; only three domesticated Dragons count positive (R5.3)" if self.beyond_limit else ""
-        return f"{where}: domesticated by {by}{note} → {self.points:+d}"
+        return f"{where}: domesticated by {by}{note}{_RESULTS[self.points]}"
 
 
-@dataclass(frozen=True)
-class KingdomScore:
+_DRAGON_AT = tuple(f"Dragon at {name}" for name in _CELL_NAMES)
+
+
+class KingdomScore(NamedTuple):
     """One player's score: the seven rows and every reason behind them.
 
     :ivar kingdom: the scored 4 × 4 kingdom.
@@ -208,19 +261,33 @@ class KingdomScore:
     def explain(self, row: Row) -> list[str]:
         """One sentence per card or claim behind *row*, for the sheet (R7.5 spirit)."""
         if row in _TRIBE_ROWS:
-            return [t.describe() for t in self.tribes if _TRIBE_ROW[t.tribe] is row]
+            return _tribe_sentences([t for t in self.tribes if _TRIBE_ROW[t.tribe] is row], self.kingdom)
         if row is _DRAGONS:
             return [d.describe() for d in self.dragons]
         if row is _CONFLICTS:
             return [c.describe() for c in self.conflicts]
         return [f"{legend.name}: {legend.requirement} → {legend.value:+d}" for legend in self.legends]
 
+    def explanations(self) -> dict[Row, list[str]]:
+        """Every row's sentences at once, keyed by :class:`Row` in sheet
+        order: what :meth:`explain` gives row by row, in one pass."""
+        found: dict[Row, list[str]] = {Row.ELVES: [], Row.DWARVES: [], Row.HUMANS: [], Row.GOBLINS: []}
+        for t, sentence in zip(self.tribes, _tribe_sentences(self.tribes, self.kingdom), strict=True):
+            found[_TRIBE_ROW[t.tribe]].append(sentence)
+        found[_DRAGONS] = list(map(DragonScore.describe, self.dragons))
+        found[_LEGENDS] = self.explain(_LEGENDS) if self.legends else []
+        found[_CONFLICTS] = list(map(Conflict.describe, self.conflicts))
+        return found
+
     def cells_for(self, row: Row) -> set[int]:
         """The cells that produced *row*, to highlight on the grid."""
-        if row in _TRIBE_ROW.values():
-            return {t.cell for t in self.tribes if _TRIBE_ROW[t.tribe] is row} | {
-                lp.cell for t in self.tribes if _TRIBE_ROW[t.tribe] is row for lp in t.lands
-            }
+        if row in _TRIBE_ROWS:
+            found = set()
+            for t in self.tribes:
+                if _TRIBE_ROW[t.tribe] is row:
+                    found.add(t.cell)
+                    found.update(cells_of(t.reached))
+            return found
         if row is Row.DRAGONS:
             return {d.cell for d in self.dragons}
         if row is Row.CONFLICTS:
@@ -234,116 +301,113 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     :param legends: claimed Legend ids; they must be valid (the game checks
         them, R6.1, R8).
     :raises KeyError: for an unknown Legend id (validate the game first).
-    :returns: the seven rows with their explanations (R3–R6).
+    :returns: the seven rows, in Harmony Points, with their explanations (R3–R6).
     """
     tribes = _tribe_scores(kingdom)
     conflicts = _conflicts(kingdom, ruleset)
     dragons = _dragons(kingdom, ruleset)
-    claimed = tuple([LEGENDS_BY_ID[legend_id] for legend_id in legends])
+    claimed = tuple(map(LEGENDS_BY_ID.__getitem__, legends))
     rows = dict.fromkeys(_ROWS, 0)
     for tribe in tribes:
         rows[_TRIBE_ROW[tribe.tribe]] += tribe.points
-    rows[_DRAGONS] = sum([d.points for d in dragons])
-    rows[_LEGENDS] = sum([legend.value for legend in claimed])
+    for dragon in dragons:
+        rows[_DRAGONS] += dragon.points
+    for legend in claimed:
+        rows[_LEGENDS] += legend.value
     rows[_CONFLICTS] = ruleset.conflict_points * len(conflicts)
-    return KingdomScore(kingdom, ruleset, tribes, conflicts, dragons, claimed, rows)
+    return _new(KingdomScore, (kingdom, ruleset, tribes, conflicts, dragons, claimed, rows))
 
 
 # Building the records with tuple.__new__ skips the named tuples' Python-level
-# __new__ (all fields are given): scoring builds some 40 of them per kingdom.
+# __new__ (all fields are given): scoring builds some 20 of them per kingdom.
 _new = tuple.__new__
+
+# Per tribe, the lands worth something to it and their value (R3): a tribe
+# card's points are value × how many of its connected lands are of that kind.
+_WORTH = {
+    tribe: tuple((land, points) for land, points in table.items() if points)
+    for tribe, table in TRIBE_LAND_POINTS.items()
+}
+_FOREST, _SWAMP, _MOUNTAIN, _PLAIN = LANDS
+_DRAGON = Card.DRAGON
 
 
 def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
-    cards, reach = kingdom.cards, kingdom.reach
-    adjacent_masks, through_masks, borders = reach.adjacent, reach.through, reach.borders
-    land_mask = 0
-    for cell, card in enumerate(cards):
-        if card in _LAND_SET:
-            land_mask |= 1 << cell
+    cards, masks, reach = kingdom.cards, kingdom.card_masks, kingdom.reach
+    adjacent, through = reach.adjacent, reach.through
+    land_mask = masks[_FOREST] | masks[_SWAMP] | masks[_MOUNTAIN] | masks[_PLAIN]
+    tribe_mask = masks[_ELVES] | masks[_DWARVES] | masks[_HUMANS] | masks[_GOBLINS]
     scores = []
-    for cell, tribe in enumerate(cards):
-        table = TRIBE_LAND_POINTS.get(tribe)
-        if table is None:
-            continue
-        portals = tribe is not _GOBLINS  # R2.1
-        adjacent = adjacent_masks[cell]
-        reached = (adjacent | through_masks[cell] if portals else adjacent) & land_mask
-        lands, points = [], 0
-        while reached:  # each connected land, lowest cell first
-            low = reached & -reached
-            reached ^= low
-            other = low.bit_length() - 1
-            land = cards[other]
-            value = table[land]
-            networks = reach.networks_between(cell, other) if portals and borders[cell] & borders[other] else ()
-            lands.append(_new(LandPoints, (other, land, value, bool(adjacent & low), networks)))
-            points += value
-        scores.append(_new(TribeScore, (cell, tribe, tuple(lands), points)))
+    for cell in cells_of(tribe_mask):
+        tribe = cards[cell]
+        # R2.1: Goblins reach only what shares an edge with them
+        reached = (adjacent[cell] if tribe is _GOBLINS else adjacent[cell] | through[cell]) & land_mask
+        points = 0
+        for land, value in _WORTH[tribe]:
+            points += value * (reached & masks[land]).bit_count()
+        scores.append(_new(TribeScore, (cell, tribe, points, reached, kingdom)))
     return tuple(scores)
 
 
-_LAND_SET = frozenset(LANDS)
-_TAMERS = frozenset(TAMING_TRIBES)
+_ELVES, _DWARVES, _HUMANS = Card.ELVES, Card.DWARVES, Card.HUMANS
 
 
 def _conflicts(kingdom: Kingdom, ruleset: Ruleset) -> tuple[Conflict, ...]:
-    cards, reach = kingdom.cards, kingdom.reach
+    cards, masks, reach = kingdom.cards, kingdom.card_masks, kingdom.reach
     adjacent, through, borders = reach.adjacent, reach.through, reach.borders
-    hated = ruleset.hated_ordered
+    points = ruleset.conflict_points
     goblins_use_portals = ruleset.goblin_conflicts_through_portals  # R4.3, R9
-    tribe_mask = 0
-    for cell, card in enumerate(cards):
-        if card in TRIBE_LAND_POINTS:
-            tribe_mask |= 1 << cell
+    goblin_mask = masks[_GOBLINS]
+    hated = {}  # per tribe, the cells of the tribe cards it hates (R4.1)
+    for tribe, others in ruleset.hated_by.items():
+        cells = 0
+        for other in others:
+            cells |= masks[other]
+        hated[tribe] = cells
     found = []
-    for a, ta in enumerate(cards):
-        if not tribe_mask >> a & 1:
+    for a in cells_of(masks[_ELVES] | masks[_DWARVES] | masks[_HUMANS] | goblin_mask):
+        ta = cards[a]
+        later = hated[ta] >> (a + 1) << (a + 1)  # each pair once: only cards after this one
+        if not later:
             continue
-        # only the tribe cards after this one that it reaches at all
-        reached = (adjacent[a] | through[a]) & tribe_mask & ~((2 << a) - 1)
-        while reached:
-            low = reached & -reached
-            reached ^= low
-            b = low.bit_length() - 1
+        if goblins_use_portals:
+            reached = (adjacent[a] | through[a]) & later
+        elif ta is _GOBLINS:
+            reached = adjacent[a] & later
+        else:
+            reached = (adjacent[a] | through[a] & ~goblin_mask) & later
+        for b in cells_of(reached):
             tb = cards[b]
-            if (ta, tb) not in hated:
-                continue
-            by_edge = bool(adjacent[a] & low)
             portals = goblins_use_portals or (ta is not _GOBLINS and tb is not _GOBLINS)
-            if not (by_edge or portals):
-                continue
             networks = reach.networks_between(a, b) if portals and borders[a] & borders[b] else ()
-            found.append(_new(Conflict, ((a, b), (ta, tb), ruleset.conflict_points, by_edge, networks)))
+            found.append(_new(Conflict, ((a, b), (ta, tb), points, bool(adjacent[a] >> b & 1), networks)))
     return tuple(found)
 
 
 def _dragons(kingdom: Kingdom, ruleset: Ruleset) -> tuple[DragonScore, ...]:
-    cards, reach = kingdom.cards, kingdom.reach
-    dragon_cells = [cell for cell, card in enumerate(cards) if card is Card.DRAGON]
-    if not dragon_cells:
+    masks = kingdom.card_masks
+    dragon_mask = masks[_DRAGON]
+    if not dragon_mask:
         return ()
+    dragon_cells = cells_of(dragon_mask)
+    reach = kingdom.reach
+    adjacent, through = reach.adjacent, reach.through
     value = ruleset.dragon_value(len(dragon_cells))
     positive_left = ruleset.max_positive_dragons
-    tamer_mask = 0
-    for other, card in enumerate(cards):
-        if card in _TAMERS:
-            tamer_mask |= 1 << other
     scores = []
     for cell in dragon_cells:
-        by_tribe: dict[Card, list[int]] = {}
-        reached = (reach.adjacent[cell] | reach.through[cell]) & tamer_mask  # Dragons use portals (R5.1)
-        while reached:
-            low = reached & -reached
-            reached ^= low
-            other = low.bit_length() - 1
-            by_tribe.setdefault(cards[other], []).append(other)
-        tamers = tuple((tribe, tuple(by_tribe[tribe])) for tribe in TAMING_TRIBES if len(by_tribe.get(tribe, ())) >= 2)
+        reached = adjacent[cell] | through[cell]  # Dragons use portals (R5.1)
+        tamers = []
+        for tribe in TAMING_TRIBES:
+            near = reached & masks[tribe]
+            if near.bit_count() >= 2:
+                tamers.append((tribe, cells_of(near)))
+        tamers = tuple(tamers)
         # R5.3: which domesticated Dragons are "the first three" is unknowable;
         # the row only depends on how many, so the sheet credits them by cell order.
         if tamers and positive_left > 0:
             positive_left -= 1
-            scores.append(DragonScore(cell, tamers, value))
+            scores.append(_new(DragonScore, (cell, tamers, value, False)))
         else:
-            scores.append(DragonScore(cell, tamers, -value, beyond_limit=bool(tamers)))
+            scores.append(_new(DragonScore, (cell, tamers, -value, bool(tamers))))
     return tuple(scores)

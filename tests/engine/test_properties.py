@@ -19,6 +19,7 @@ from scorekeeper.engine import (
     Kingdom,
     Player,
     Row,
+    cell_name,
     score_game,
     score_kingdom,
 )
@@ -89,6 +90,26 @@ def test_R7_1_total_is_the_sum_of_the_rows(kingdom, ruleset):
     scored = score_kingdom(kingdom, ruleset)
     assert list(scored.rows) == list(Row)
     assert scored.total == sum(scored.rows.values())
+
+
+@MODERATE
+@given(kingdom=kingdoms, ruleset=rulesets)
+def test_explanations_are_the_rows_explained_one_by_one(kingdom, ruleset):
+    scored = score_kingdom(kingdom, ruleset, ["four-tribes"])
+    assert scored.explanations() == {row: scored.explain(row) for row in Row}
+    assert list(scored.explanations()) == list(Row)
+
+
+@MODERATE
+@given(kingdom=kingdoms)
+def test_R3_tribe_sentences_spell_out_the_land_records(kingdom):
+    """The sentences are assembled from phrases written in advance; they must
+    say exactly what the per-land records say, written out plainly."""
+    for tribe in score_kingdom(kingdom, POCKET).tribes:
+        lands = ", ".join(f"{lp.land.label} {cell_name(lp.cell)} {lp.points:+d} ({lp.via})" for lp in tribe.lands)
+        plain = f"{tribe.tribe.label} at {cell_name(tribe.cell)}: {lands or 'no connected land'} → {tribe.points:+d}"
+        assert tribe.describe() == plain
+        assert tribe.points == sum(lp.points for lp in tribe.lands)
 
 
 @MODERATE
