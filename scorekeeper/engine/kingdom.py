@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from typing import NamedTuple
 
 from .cards import CARD_IDS, Card
@@ -67,7 +66,7 @@ _NEIGHBOURS = tuple(neighbours(cell) for cell in CELLS)
 _CARD_BY_ID = {card.value: card for card in Card}
 _PORTAL = Card.PORTAL
 _BIT = tuple(1 << cell for cell in CELLS)
-_MASK_KEYS = (*Card, None)
+_NO_CELLS = dict.fromkeys((*Card, None), 0)  # copied: quicker than building it again
 _FULL = (1 << (SIZE * SIZE)) - 1
 _NOTHING = (0,) * (SIZE * SIZE)
 _NOT_FIRST_COLUMN = sum(_BIT[cell] for cell in CELLS if cell % SIZE)
@@ -87,6 +86,7 @@ def cells_of(mask: int) -> tuple[int, ...]:
 
 
 _PORTAL_NAMES = tuple(f"portal {name}" for name in _CELL_NAMES)
+_THROUGH_PORTAL = tuple(f"through {name}" for name in _PORTAL_NAMES)
 _LOW_CELLS = tuple(tuple(cell for cell in range(8) if byte >> cell & 1) for byte in range(256))
 _HIGH_CELLS = tuple(tuple(cell + 8 for cell in cells) for cells in _LOW_CELLS)
 _NEIGHBOUR_MASKS = tuple(sum(_BIT[n] for n in _NEIGHBOURS[cell]) for cell in CELLS)
@@ -150,7 +150,8 @@ def describe_connection(adjacent: bool, networks: tuple[PortalNetwork, ...]) -> 
 class Reach(NamedTuple):
     """Who reaches whom in a kingdom, as bitmasks over the 16 cells (bit *n* = cell *n*).
 
-    :ivar adjacent: per cell, the non-portal cards sharing an edge with it.
+    :ivar adjacent: per cell, the cards sharing an edge with it (portals and
+        blank cells left out); for a portal, the cards around it.
     :ivar through: per cell, the non-portal cards linked to it through a
         portal network (R2), itself excluded; empty for portal cells.
     :ivar borders: per cell, which portal networks it borders (bit *k* =
@@ -164,8 +165,8 @@ class Reach(NamedTuple):
     networks: tuple[PortalNetwork, ...]
 
     def connects(self, a: int, b: int, through_portals: bool) -> bool:
-        """Whether cells *a* and *b* are connected, for cards that may or may
-        not use portals (R2.1)."""
+        """Whether the cards at cells *a* and *b* (neither a portal) are
+        connected, for cards that may or may not use portals (R2.1)."""
         return bool((self.adjacent[a] | (self.through[a] if through_portals else 0)) >> b & 1)
 
     def networks_between(self, a: int, b: int) -> tuple[PortalNetwork, ...]:
@@ -265,7 +266,7 @@ class Kingdom:
         """Per card type, a bitmask of the cells holding it (bit *n* = cell
         *n*, 0..15); every type is a key, ``None`` holds the blank cells of a
         kingdom being entered. One pass over the grid, read by scoring."""
-        masks = dict.fromkeys(_MASK_KEYS, 0)
+        masks = _NO_CELLS.copy()
         for card, bit in zip(self.cards, _BIT, strict=True):
             masks[card] |= bit
         return masks
@@ -301,8 +302,9 @@ class Kingdom:
         portals, R2.1): see :meth:`Link.connects`.
         """
         reach = self.reach  # the one reading of R2: links are that reach, pair by pair
+        masks = self.card_masks
         links = {}
-        for a in CELLS:
+        for a in cells_of(_FULL ^ masks[_PORTAL] ^ masks[None]):  # portals link, they are not linked
             later = (reach.adjacent[a] | reach.through[a]) >> (a + 1)
             b = a
             while later:
@@ -333,10 +335,8 @@ class Kingdom:
         empty = masks[_PORTAL] | masks[None]  # cells that connect nothing themselves
         if not empty:  # sixteen cards, no portal: each card reaches its neighbours
             return _NEIGHBOURS_ONLY
-        adjacent = list(map(int.__and__, _NEIGHBOUR_MASKS, repeat(_FULL ^ empty)))
-        for cell in cells_of(empty):
-            adjacent[cell] = 0  # a portal or blank cell is nobody's neighbour card, and has none
-        adjacent = tuple(adjacent)
+        cards_mask = _FULL ^ empty
+        adjacent = tuple([mask & cards_mask for mask in _NEIGHBOUR_MASKS])
         networks = self._network_masks
         if not networks:
             return _new(Reach, (adjacent, _NOTHING, _NOTHING, ()))
@@ -364,7 +364,13 @@ class Kingdom:
     @cached_property
     def _network_words(self) -> tuple[str, ...]:
         """``"through portal r3c3"`` for each portal network."""
-        return tuple([f"through {network.name}" for network in self.portal_networks])
+        words = []
+        for network in self.portal_networks:
+            if len(network.portals) == 1:
+                words.append(_THROUGH_PORTAL[network.portals[0]])
+            else:
+                words.append(f"through {network.name}")
+        return tuple(words)
 
     def count(self, card: Card) -> int:
         """How many cells hold *card*."""

@@ -48,7 +48,8 @@ _TRIBE_ROW = {
 # Plain names for members used in the hot loops (an Enum attribute lookup is a descriptor call).
 _ROWS = tuple(Row)
 _TRIBE_ROWS = frozenset(_TRIBE_ROW.values())
-_DRAGONS, _LEGENDS, _CONFLICTS = Row.DRAGONS, Row.LEGENDS, Row.CONFLICTS
+_NO_POINTS = dict.fromkeys(_ROWS, 0)  # copied: quicker than building it again
+_ELVES_ROW, _DWARVES_ROW, _HUMANS_ROW, _GOBLINS_ROW, _DRAGONS, _LEGENDS, _CONFLICTS = _ROWS
 _GOBLINS = Card.GOBLINS
 
 
@@ -110,20 +111,22 @@ class TribeScore(NamedTuple):
 
     def describe(self) -> str:
         """``"Elves at r1c2: Forest r1c1 +2 (adjacent), … → +4"``."""
-        return _tribe_sentences((self,), self.kingdom)[0]
+        sentences: dict[Row, list[str]] = {_TRIBE_ROW[self.tribe]: []}
+        _tribe_sentences((self,), self.kingdom, sentences)
+        return sentences[_TRIBE_ROW[self.tribe]][0]
 
 
-def _tribe_sentences(tribes: Iterable[TribeScore], kingdom: Kingdom) -> list[str]:
-    """:meth:`TribeScore.describe` for tribe cards of one *kingdom*, in order.
+def _tribe_sentences(tribes: Iterable[TribeScore], kingdom: Kingdom, into: dict[Row, list[str]]) -> None:
+    """:meth:`TribeScore.describe` for tribe cards of one *kingdom*, in
+    order, each appended to the list of its row in *into*.
 
     Built from phrases written once per tribe, land and cell; only a land
     reached through a portal network needs words made up here."""
     cards, reach = kingdom.cards, kingdom.reach
     borders = reach.borders
-    sentences = []
     for cell, tribe, points, reached, _kingdom in tribes:
         if not reached:
-            sentences.append(f"{_TRIBE_HEADS[tribe][cell]}no connected land{_RESULTS[points]}")
+            into[_TRIBE_ROW[tribe]].append(f"{_TRIBE_HEADS[tribe][cell]}no connected land{_RESULTS[points]}")
             continue
         shared = borders[cell] if tribe is not _GOBLINS else 0  # R2.1: Goblins use no portal
         adjacent_phrases = _ADJACENT_PHRASES[tribe]
@@ -135,8 +138,7 @@ def _tribe_sentences(tribes: Iterable[TribeScore], kingdom: Kingdom) -> list[str
                 parts.append(f"{_LAND_PHRASES[tribe][cards[other]][other]} ({way})")
             else:
                 parts.append(adjacent_phrases[cards[other]][other])
-        sentences.append(f"{_TRIBE_HEADS[tribe][cell]}{', '.join(parts)}{_RESULTS[points]}")
-    return sentences
+        into[_TRIBE_ROW[tribe]].append(f"{_TRIBE_HEADS[tribe][cell]}{', '.join(parts)}{_RESULTS[points]}")
 
 
 # How every explanation sentence ends: " → +4" (Harmony Points, signed).
@@ -261,7 +263,9 @@ class KingdomScore(NamedTuple):
     def explain(self, row: Row) -> list[str]:
         """One sentence per card or claim behind *row*, for the sheet (R7.5 spirit)."""
         if row in _TRIBE_ROWS:
-            return _tribe_sentences([t for t in self.tribes if _TRIBE_ROW[t.tribe] is row], self.kingdom)
+            sentences: dict[Row, list[str]] = {row: []}
+            _tribe_sentences([t for t in self.tribes if _TRIBE_ROW[t.tribe] is row], self.kingdom, sentences)
+            return sentences[row]
         if row is _DRAGONS:
             return [d.describe() for d in self.dragons]
         if row is _CONFLICTS:
@@ -271,9 +275,8 @@ class KingdomScore(NamedTuple):
     def explanations(self) -> dict[Row, list[str]]:
         """Every row's sentences at once, keyed by :class:`Row` in sheet
         order: what :meth:`explain` gives row by row, in one pass."""
-        found: dict[Row, list[str]] = {Row.ELVES: [], Row.DWARVES: [], Row.HUMANS: [], Row.GOBLINS: []}
-        for t, sentence in zip(self.tribes, _tribe_sentences(self.tribes, self.kingdom), strict=True):
-            found[_TRIBE_ROW[t.tribe]].append(sentence)
+        found: dict[Row, list[str]] = {_ELVES_ROW: [], _DWARVES_ROW: [], _HUMANS_ROW: [], _GOBLINS_ROW: []}
+        _tribe_sentences(self.tribes, self.kingdom, found)
         found[_DRAGONS] = list(map(DragonScore.describe, self.dragons))
         found[_LEGENDS] = self.explain(_LEGENDS) if self.legends else []
         found[_CONFLICTS] = list(map(Conflict.describe, self.conflicts))
@@ -303,13 +306,11 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     :raises KeyError: for an unknown Legend id (validate the game first).
     :returns: the seven rows, in Harmony Points, with their explanations (R3–R6).
     """
-    tribes = _tribe_scores(kingdom)
+    rows = _NO_POINTS.copy()
+    tribes = _tribe_scores(kingdom, rows)
     conflicts = _conflicts(kingdom, ruleset)
     dragons = _dragons(kingdom, ruleset)
     claimed = tuple(map(LEGENDS_BY_ID.__getitem__, legends))
-    rows = dict.fromkeys(_ROWS, 0)
-    for tribe in tribes:
-        rows[_TRIBE_ROW[tribe.tribe]] += tribe.points
     for dragon in dragons:
         rows[_DRAGONS] += dragon.points
     for legend in claimed:
@@ -332,7 +333,8 @@ _FOREST, _SWAMP, _MOUNTAIN, _PLAIN = LANDS
 _DRAGON = Card.DRAGON
 
 
-def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
+def _tribe_scores(kingdom: Kingdom, rows: dict[Row, int]) -> tuple[TribeScore, ...]:
+    """One record per tribe card, by cell order; adds their points to *rows* (R3)."""
     cards, masks, reach = kingdom.cards, kingdom.card_masks, kingdom.reach
     adjacent, through = reach.adjacent, reach.through
     land_mask = masks[_FOREST] | masks[_SWAMP] | masks[_MOUNTAIN] | masks[_PLAIN]
@@ -345,6 +347,7 @@ def _tribe_scores(kingdom: Kingdom) -> tuple[TribeScore, ...]:
         points = 0
         for land, value in _WORTH[tribe]:
             points += value * (reached & masks[land]).bit_count()
+        rows[_TRIBE_ROW[tribe]] += points
         scores.append(_new(TribeScore, (cell, tribe, points, reached, kingdom)))
     return tuple(scores)
 
