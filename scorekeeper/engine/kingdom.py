@@ -7,7 +7,7 @@ Cells are addressed by a row-major index 0..15 (``row * 4 + column``, both
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .cards import CARD_IDS, Card
@@ -64,6 +64,7 @@ def neighbours(cell: int) -> tuple[int, ...]:
 
 _NEIGHBOURS = tuple(neighbours(cell) for cell in CELLS)
 _CARD_BY_ID = {card.value: card for card in Card}
+_card_of_id = _CARD_BY_ID.__getitem__
 _PORTAL = Card.PORTAL
 _BIT = tuple(1 << cell for cell in CELLS)
 _NO_CELLS = dict.fromkeys((*Card, None), 0)  # copied: quicker than building it again
@@ -184,13 +185,21 @@ class Kingdom:
 
     :ivar cards: 16 cards, row by row (index 0..15). Only a kingdom still
         being entered (see :meth:`partial`) holds ``None`` for a blank cell.
+    :ivar card_masks: per card type, a bitmask of the cells holding it (bit
+        *n* = cell *n*); every type is a key, ``None`` holds the blank cells.
+        Worked out from *cards* in one pass; what scoring reads.
     """
 
     cards: tuple[Card | None, ...]
+    card_masks: dict[Card | None, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.cards) != SIZE * SIZE:
             raise InvalidKingdom(f"a kingdom has 16 cards, not {len(self.cards)}")
+        masks = _NO_CELLS.copy()
+        for card, bit in zip(self.cards, _BIT, strict=True):
+            masks[card] |= bit
+        object.__setattr__(self, "card_masks", masks)  # frozen: set once, here
 
     @classmethod
     def from_rows(
@@ -209,7 +218,7 @@ class Kingdom:
         try:  # the common case, fast: 4 lists of 4 valid ids
             first, second, third, fourth = rows
             if len(first) == len(second) == len(third) == len(fourth) == SIZE:
-                return cls(tuple(map(_CARD_BY_ID.__getitem__, (*first, *second, *third, *fourth))))
+                return cls(tuple(map(_card_of_id, (*first, *second, *third, *fourth))))
         except (KeyError, TypeError, ValueError):
             pass
         errors = kingdom_errors(rows, player=player, player_name=player_name)
@@ -260,16 +269,6 @@ class Kingdom:
         for portals, members in self._network_masks:
             networks.append(_new(PortalNetwork, (cells_of(portals), cells_of(members))))
         return tuple(networks)
-
-    @cached_property
-    def card_masks(self) -> dict[Card | None, int]:
-        """Per card type, a bitmask of the cells holding it (bit *n* = cell
-        *n*, 0..15); every type is a key, ``None`` holds the blank cells of a
-        kingdom being entered. One pass over the grid, read by scoring."""
-        masks = _NO_CELLS.copy()
-        for card, bit in zip(self.cards, _BIT, strict=True):
-            masks[card] |= bit
-        return masks
 
     @cached_property
     def _network_masks(self) -> tuple[tuple[int, int], ...]:

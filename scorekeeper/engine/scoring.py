@@ -48,6 +48,7 @@ _TRIBE_ROW = {
 # Plain names for members used in the hot loops (an Enum attribute lookup is a descriptor call).
 _ROWS = tuple(Row)
 _TRIBE_ROWS = frozenset(_TRIBE_ROW.values())
+_legend_of_id = LEGENDS_BY_ID.__getitem__
 _NO_POINTS = dict.fromkeys(_ROWS, 0)  # copied: quicker than building it again
 _ELVES_ROW, _DWARVES_ROW, _HUMANS_ROW, _GOBLINS_ROW, _DRAGONS, _LEGENDS, _CONFLICTS = _ROWS
 _GOBLINS = Card.GOBLINS
@@ -277,9 +278,9 @@ class KingdomScore(NamedTuple):
         order: what :meth:`explain` gives row by row, in one pass."""
         found: dict[Row, list[str]] = {_ELVES_ROW: [], _DWARVES_ROW: [], _HUMANS_ROW: [], _GOBLINS_ROW: []}
         _tribe_sentences(self.tribes, self.kingdom, found)
-        found[_DRAGONS] = list(map(DragonScore.describe, self.dragons))
+        found[_DRAGONS] = list(map(DragonScore.describe, self.dragons)) if self.dragons else []
         found[_LEGENDS] = self.explain(_LEGENDS) if self.legends else []
-        found[_CONFLICTS] = list(map(Conflict.describe, self.conflicts))
+        found[_CONFLICTS] = list(map(Conflict.describe, self.conflicts)) if self.conflicts else []
         return found
 
     def cells_for(self, row: Row) -> set[int]:
@@ -310,7 +311,7 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     tribes = _tribe_scores(kingdom, rows)
     conflicts = _conflicts(kingdom, ruleset)
     dragons = _dragons(kingdom, ruleset)
-    claimed = tuple(map(LEGENDS_BY_ID.__getitem__, legends))
+    claimed = tuple(map(_legend_of_id, legends)) if legends else ()
     for dragon in dragons:
         rows[_DRAGONS] += dragon.points
     for legend in claimed:
