@@ -262,35 +262,10 @@ class Kingdom:
         """The 4 rows of 4 cards, top to bottom."""
         return tuple(self.cards[r * SIZE : (r + 1) * SIZE] for r in range(SIZE))
 
-    @cached_property
+    @property
     def portal_networks(self) -> tuple[PortalNetwork, ...]:
         """Every portal network, ordered by its first portal cell (R2)."""
-        networks = []
-        for portals, members in self._network_masks:
-            networks.append(_new(PortalNetwork, (cells_of(portals), cells_of(members))))
-        return tuple(networks)
-
-    @cached_property
-    def _network_masks(self) -> tuple[tuple[int, int], ...]:
-        """``(portal cells, member cells)`` bitmasks per network, by first portal.
-
-        A flood fill over bitmasks: grow a seed portal by its edge neighbours
-        that are portals until nothing changes (R2: joined edge to edge).
-        Blank cells (a kingdom being entered) are never members: they
-        connect nothing."""
-        masks = self.card_masks
-        portal_mask = remaining = masks[_PORTAL]
-        card_mask = _FULL ^ portal_mask ^ masks[None]
-        networks = []
-        while remaining:
-            network = remaining & -remaining
-            border = _spread(network)
-            while border & remaining & ~network:  # portals beside it: part of it
-                network |= border & remaining
-                border = _spread(network)
-            remaining ^= network
-            networks.append((network, border & card_mask))
-        return tuple(networks)
+        return self.reach.networks
 
     @cached_property
     def links(self) -> dict[tuple[int, int], Link]:
@@ -336,18 +311,30 @@ class Kingdom:
             return _NEIGHBOURS_ONLY
         cards_mask = _FULL ^ empty
         adjacent = tuple([mask & cards_mask for mask in _NEIGHBOUR_MASKS])
-        networks = self._network_masks
-        if not networks:
+        remaining = masks[_PORTAL]
+        if not remaining:
             return _new(Reach, (adjacent, _NOTHING, _NOTHING, ()))
         borders = [0] * (SIZE * SIZE)
         through = [0] * (SIZE * SIZE)
+        networks = []
         index = 1
-        for _portals, members in networks:
-            for cell in cells_of(members):
+        while remaining:  # one portal network per turn, by its first portal
+            # A flood fill over bitmasks: grow the lowest portal left by the
+            # portals beside it until none is left beside it (R2: joined edge to edge).
+            portals = remaining & -remaining
+            border = _spread(portals)
+            while border & remaining & ~portals:
+                portals |= border & remaining
+                border = _spread(portals)
+            remaining ^= portals
+            members = border & cards_mask  # blank cells connect nothing
+            member_cells = cells_of(members)
+            networks.append(_new(PortalNetwork, (cells_of(portals), member_cells)))
+            for cell in member_cells:
                 borders[cell] |= index
                 through[cell] |= members ^ _BIT[cell]  # the other members, not itself
             index <<= 1
-        return _new(Reach, (adjacent, tuple(through), tuple(borders), self.portal_networks))
+        return _new(Reach, (adjacent, tuple(through), tuple(borders), tuple(networks)))
 
     def connection_words(self, adjacent: bool, networks: int) -> str:
         """:func:`describe_connection` for two cards that both border the
