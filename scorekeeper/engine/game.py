@@ -116,7 +116,7 @@ class Game:
                     legend_ids.append(legend_id)
                     claimed_by[legend_id] = name or f"Player {index + 1}"
             if not kingdom_problems and not errors:
-                kingdom = Kingdom(tuple(Card(c) for row in raw["kingdom"] for c in row))
+                kingdom = Kingdom.from_rows(raw["kingdom"])
                 players.append(Player(name, kingdom, tuple(legend_ids)))
         if errors:
             raise GameErrors(errors)
@@ -315,7 +315,7 @@ class ScoreSheet:
                     "categories": {row.value: value for row, value in r.rows.items()},
                     "total": r.total,
                     "place": r.place,
-                    "explanations": {row.value: r.score.explain(row) for row in Row},
+                    "explanations": {row.value: lines for row, lines in r.score.explanations().items()},
                 }
                 for r in self.results
             ],
