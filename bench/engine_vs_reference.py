@@ -3,6 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python bench/engine_vs_reference.py            # 400 random kingdoms, 5 rounds
+    valgrind --tool=callgrind .venv/bin/python bench/engine_vs_reference.py --only engine --kingdoms 300 --seed 7
 
 Both score the same random kingdoms (seeded) and must agree on every row
 first; then each is timed over all of them, best of the rounds. The engine's
@@ -66,8 +67,18 @@ def main() -> None:
     parser.add_argument("--kingdoms", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--only",
+        choices=("engine", "reference", "nothing"),
+        help="score the kingdoms once with one side, untimed and unchecked (for counting instructions)",
+    )
     args = parser.parse_args()
     kingdoms = random_kingdoms(args.kingdoms, args.seed)
+    if args.only:
+        function = {"engine": engine_score, "reference": reference.score, "nothing": lambda grid, ruleset: None}
+        for grid in kingdoms:
+            function[args.only](grid, "pocket")
+        return
     for ruleset in RULESETS:
         for grid in kingdoms:
             assert engine_rows(grid, ruleset) == reference.score(grid, ruleset), (ruleset, grid)
