@@ -3,7 +3,8 @@
     python scripts/screenshots.py [BASE_URL] [OUT_DIR]
 
 Fills the form with tests/data/cases/19-four-players.json, scores it, and
-saves form.png, sheet.png and sheet-print.pdf (print preview) to OUT_DIR.
+saves form.png, sheet.png and the print previews (A4, Letter) to OUT_DIR; then
+saves the game and takes its read-only page in German (saved-de.png).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def main() -> None:
             page.fill(f"#players-{i}-name", player["name"])
             cells = [card for row in player["kingdom"] for card in row]
             for m, card in enumerate(cells):
-                page.select_option(f"#players-{i}-cells-{m}", card)
+                page.fill(f"#players-{i}-cells-{m}", card)
             if player["legends"]:
                 page.locator(f"#player-{i} details.legends summary").click()
             for legend in player["legends"]:
@@ -54,6 +55,12 @@ def main() -> None:
         page.screenshot(path=str(out / "sheet-full.png"), full_page=True)
         page.pdf(path=str(out / "sheet-print-a4.pdf"), format="A4")
         page.pdf(path=str(out / "sheet-print-letter.pdf"), format="Letter")
+        print(page.url)
+        with page.expect_navigation():
+            page.click("#save-game button[type=submit]")
+        page.goto(page.locator("#read-only-link").input_value() + "?lang=de")
+        page.locator("#saved").scroll_into_view_if_needed()
+        page.screenshot(path=str(out / "saved-de.png"), full_page=False)
         print(page.url)
         browser.close()
 

@@ -13,6 +13,7 @@ import json
 from datetime import UTC, date, datetime
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import format_datetime
 from flask_wtf import FlaskForm
 
 from ..engine import GameErrors, Row
@@ -42,10 +43,11 @@ IMPORT_LIMIT = 8 * 1024 * 1024
 
 @bp.app_template_filter("when")
 def when(moment: datetime) -> str:
-    """``"30 Nov 2026, 14:05 UTC"``: how the sheet shows a saved time."""
+    """``"30 Nov 2026, 14:05 UTC"`` (German ``"30. Nov. 2026, 14:05 UTC"``):
+    how the sheet shows a saved time, in the page's language, always in UTC."""
     if moment.tzinfo is None:  # SQLite hands back naive UTC
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%-d %b %Y, %H:%M UTC")
+    return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
 
 
 @bp.post("/games")

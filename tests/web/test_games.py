@@ -307,3 +307,26 @@ def test_import_accepts_a_history_larger_than_one_request_of_the_form(db_client)
     )
     assert response.status_code == 200
     assert len(db_client.get("/games.json").get_json()["games"]) == 140
+
+
+def test_saved_times_and_dates_follow_the_page_language(db_client):
+    public, private = save(db_client, played_on="2026-10-03")
+    corrected = copy.deepcopy(FOUR["game"])
+    corrected["players"][0]["legends"] = []
+    response = db_client.post(private + "/edit", data=form_data(corrected) | {"based_on": 1, "played_on": "2026-10-03"})
+    assert response.status_code == 303
+    english = soup_of(db_client.get(public + "?lang=en")).select_one("#revisions summary").get_text()
+    german = soup_of(db_client.get(public + "?lang=de")).select_one("#revisions summary").get_text()
+    assert re.match(r"Corrected on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC", english), english
+    assert re.match(r"Korrigiert am \d{1,2}\. [A-Z][a-zä]{2,3}\.? \d{4}, \d\d:\d\d UTC", german), german
+    assert soup_of(db_client.get("/games?lang=en")).select_one("#history .when").get_text().startswith("3 Oct 2026")
+    assert soup_of(db_client.get("/games?lang=de")).select_one("#history .when").get_text().startswith("3. Okt. 2026")
+
+
+def test_saved_game_links_each_player_to_their_stats(db_client):
+    public, _ = save(db_client)
+    links = soup_of(db_client.get(public)).select("#player-links a")
+    assert [a.get_text() for a in links] == [p["name"] for p in FOUR["game"]["players"]]
+    stats = db_client.get(links[1]["href"])
+    assert stats.status_code == 200
+    assert soup_of(stats).select_one("#stats #stat-games td").get_text() == "1"
