@@ -17,9 +17,9 @@
   document.querySelectorAll(".remove-player").forEach(function (button) {
     button.addEventListener("click", function (event) {
       var panel = button.closest("fieldset.player");
-      var name = panel.querySelector("input[type=text]");
-      var filled = (name && name.value.trim()) ||
-        Array.prototype.some.call(panel.querySelectorAll("select"), function (s) { return s.value; }) ||
+      // the name, any card cell, the paste box, or a ticked Legend
+      var filled = Array.prototype.some.call(panel.querySelectorAll("input:not([type]), input[type=text], textarea"),
+        function (field) { return field.value.trim(); }) ||
         panel.querySelector("input[type=checkbox]:checked");
       if (filled && !window.confirm(button.dataset.confirm)) {
         event.preventDefault();

@@ -256,3 +256,29 @@ def _check_axe(page, axe_script: Path) -> None:
         if v["impact"] in ("serious", "critical")
     ]
     assert serious == [], json.dumps(serious, indent=1)
+
+
+@pytest.mark.parametrize("entry", ["cells", "paste", "name", "nothing"])
+def test_removing_a_player_with_entries_asks_first(phone, live_server, entry):
+    """A kingdom painted on the palette counts as entries even without a name."""
+    page = phone
+    start(page, live_server, players=3)
+    if entry == "cells":
+        page.click("#palette [data-card=forest]")
+        for cell in range(16):
+            cell_button(page, 2, cell).click()
+    elif entry == "paste":
+        page.click("#player-2 details.paste-field summary")
+        page.fill("#players-2-paste", "f f f f")
+    elif entry == "name":
+        page.fill("#players-2-name", "Cy")
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#player-2 .remove-player", no_wait_after=True)
+    page.wait_for_timeout(300)
+    if entry == "nothing":
+        page.wait_for_selector("#player-2", state="detached")
+        assert asked == []
+    else:
+        assert asked == ["Remove player 3 and everything entered for them?"]
+        expect(page.locator("#player-2")).to_be_visible()
