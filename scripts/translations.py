@@ -23,7 +23,7 @@ def pybabel(*args: str) -> None:
 
 def main() -> None:
     pot = str(TRANSLATIONS / "messages.pot")
-    pybabel("extract", "-F", str(TRANSLATIONS / "babel.cfg"), "-k", "N_", "--no-location", "--sort-output",
+    pybabel("extract", "-F", str(TRANSLATIONS / "babel.cfg"), "-k", "N_", "-k", "_l", "--no-location", "--sort-output",
             "--omit-header", "-o", pot, ".")  # fmt: skip
     pybabel("update", "-i", pot, "-d", str(TRANSLATIONS), "-l", "de", "--no-fuzzy-matching")
     pybabel("compile", "-d", str(TRANSLATIONS), "--statistics")

@@ -52,7 +52,7 @@ class Details:
         ):
             if len(text) > limit:
                 raise ValueError(f"the {name} is longer than {limit} characters")
-            if any(_is_hidden_control(ch) and ch not in allowed for ch in text):
+            if has_hidden_controls(text, allowed):
                 raise ValueError(f"the {name} has control or text-direction characters")
         return cls(played_on, location, notes)
 
@@ -62,6 +62,12 @@ _DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u206
 
 def _is_hidden_control(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cc", "Cs") or ch in _DIRECTION_CONTROLS
+
+
+def has_hidden_controls(text: str, allowed: str = "") -> bool:
+    """Whether *text* holds a control, surrogate or text-direction character
+    other than those in *allowed* (notes may keep line breaks and tabs)."""
+    return any(_is_hidden_control(ch) and ch not in allowed for ch in text)
 
 
 def visible_text(text: str) -> str:

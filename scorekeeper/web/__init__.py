@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.exceptions import HTTPException, NotFound, SecurityError
+from werkzeug.exceptions import HTTPException, SecurityError
 
 csrf = CSRFProtect()
 
@@ -49,7 +49,7 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         if _wants_json():
             return jsonify(errors=[f"{error.name}: {error.description}"]), error.code
-        page = render_template("errors/error.html", error=error, default_404=NotFound.description)
+        page = render_template("errors/error.html", error=error, default_description=type(error).description)
         headers = [(key, value) for key, value in error.get_headers() if key.lower() == "allow"]
         return page, error.code, headers
 

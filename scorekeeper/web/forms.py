@@ -10,6 +10,7 @@ import re
 from datetime import date
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -24,10 +25,11 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card
+from ..store.games import MAX_LOCATION, MAX_NOTES, has_hidden_controls
 
 LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 #: Extra player panels beyond the 4 allowed are dropped; 5..8 still reach the
@@ -199,11 +201,35 @@ class GameForm(FlaskForm):
         }
 
 
+_HIDDEN_CHARACTERS = _l("Remove the hidden control or text-direction characters; pasted text often carries them.")
+
+
+def _plain_text(allowed: str = ""):
+    """A validator refusing control and text-direction characters (but *allowed*)."""
+
+    def check(form, field) -> None:
+        if has_hidden_controls(field.data or "", allowed):
+            raise ValidationError(_HIDDEN_CHARACTERS)
+
+    return check
+
+
+_AT_MOST = _l("At most %(max)d characters.")
+
+
 class DetailsMixin:
     """Where the game was played and free notes, stored with a saved game."""
 
-    location = StringField("Location", validators=[Optional(), Length(max=100)], render_kw={"maxlength": 100})
-    notes = TextAreaField("Notes", validators=[Optional(), Length(max=2000)], render_kw={"maxlength": 2000, "rows": 3})
+    location = StringField(
+        "Location",
+        validators=[Optional(), Length(max=MAX_LOCATION, message=_AT_MOST), _plain_text()],
+        render_kw={"maxlength": MAX_LOCATION},
+    )
+    notes = TextAreaField(
+        "Notes",
+        validators=[Optional(), Length(max=MAX_NOTES, message=_AT_MOST), _plain_text("\n\r\t")],
+        render_kw={"maxlength": MAX_NOTES, "rows": 3},
+    )
 
 
 class SaveGameForm(DetailsMixin, FlaskForm):

@@ -32,6 +32,7 @@ from .views import (
     pdf_response,
     process_game_form,
     render_game_form,
+    render_sheet_with_save_form,
     sheet_context,
 )
 
@@ -56,7 +57,9 @@ def save():
     """Save the game of a sheet link; show its private page with both links."""
     form = SaveGameForm()
     if not form.validate():
-        abort(400, description=gettext("The save form was incomplete or had expired; open the sheet and save again."))
+        if not form.token.data:
+            abort(400, description=gettext("The save form was incomplete; open the sheet and save again."))
+        return render_sheet_with_save_form(form.token.data, form, [], 422)  # what is wrong, beside each field
     try:
         data, played_on = decode_game(form.token.data)
         game = store.game_of(data)
@@ -169,9 +172,9 @@ def correct(public_id: str, secret: str):
         except store.GameChanged:
             # the next press saves over the current revision, knowingly
             form.based_on.data, form.based_on.raw_data = saved.revision, [str(saved.revision)]
-            message = (
-                "This game was corrected by someone else since you opened it. Your entries are below; "
-                "open the game's page in another tab to compare, then press “Score the game” to save yours over it."
+            message = gettext(
+                "This game was corrected by someone else since you opened it. Your entries are below; open the "
+                "game's page in another tab to compare, then press “Save the correction” to save yours over it."
             )
             return render_game_form(
                 form, action_url, [message], status=409, heading=CORRECTING, submit_label=SAVE_CORRECTION

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError, generate_csrf
+from werkzeug.exceptions import BadRequest
 
 from ..engine import (
     LEGENDS,
@@ -38,6 +39,7 @@ from .security import limiter, pdf_rate_limit
 bp = Blueprint("sheets", __name__)
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
+SAVE_EXPIRED = N_("The save form had expired; your entries are below: press “Save this game” again.")
 
 
 #: The forms that enter a whole game: endpoint → (form class, its action URL).
@@ -47,8 +49,10 @@ GAME_FORMS: dict[str, tuple[type[GameForm], Callable[[], str], dict]] = {}
 @bp.app_errorhandler(CSRFError)
 def csrf_refused(error: CSRFError):
     """A post without a valid CSRF token: nothing is scored or stored, every entry comes back."""
+    if request.endpoint == "games.save" and request.form.get("token"):
+        return render_sheet_with_save_form(request.form["token"], SaveGameForm(), [gettext(SAVE_EXPIRED)], 400)
     if request.endpoint not in GAME_FORMS:
-        error.description = (
+        error.description = gettext(
             "This form had expired, or your browser did not send its cookie. "
             "Go back, reload the page and try again; nothing was changed."
         )
@@ -64,11 +68,13 @@ def csrf_refused(error: CSRFError):
 @bp.app_errorhandler(429)
 def too_many(error):
     """Over the rate limit: a game form comes back with every entry; others get the error page."""
+    message = gettext("Too many saves from your address just now; wait a minute, then press the button again.")
     if request.endpoint in GAME_FORMS and request.method == "POST":
         form_class, action_url, page = GAME_FORMS[request.endpoint]
         form = form_class(meta={"csrf": True})
-        message = "Too many saves from your address just now; wait a minute, then press the button again."
         return render_game_form(form, action_url(), [message], status=429, **page)
+    if request.endpoint == "games.save" and request.form.get("token"):
+        return render_sheet_with_save_form(request.form["token"], SaveGameForm(), [message], 429)
     return render_template("errors/error.html", error=error), 429
 
 
@@ -128,6 +134,23 @@ def sheet(token: str):
     return page.replace(CSRF_SLOT, generate_csrf())
 
 
+def render_sheet_with_save_form(token: str, save_form: SaveGameForm, messages: list[str], status: int):
+    """The sheet of *token* again, not cached, its save form showing what was
+    typed, what is wrong with it, and a fresh CSRF token; for a damaged
+    *token*, the error page (nothing can be saved from it)."""
+    try:
+        data, played_on = decode_game(token)
+        game = Game.from_dict(data)
+    except (DamagedLink, GameErrors):
+        error = BadRequest(gettext("That sheet link is damaged; nothing was saved."))
+        return render_template("errors/error.html", error=error), 400
+    context = sheet_context(score_game(game), played_on, _token_links(token))
+    page = render_template(
+        "sheets/sheet.html", **context, save_form=save_form, save_messages=messages, csrf_slot=generate_csrf()
+    )
+    return page, status
+
+
 #: Stands in the cached page where each visitor's CSRF token goes (random per process).
 CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
 
@@ -175,9 +198,9 @@ class SheetLinks:
 
 def _token_links(token: str) -> SheetLinks:
     return SheetLinks(
-        share=url_for(".sheet", token=token, _external=True),
-        pdf=url_for(".sheet_pdf", token=token),
-        edit=url_for(".edit", token=token),
+        share=url_for("sheets.sheet", token=token, _external=True),
+        pdf=url_for("sheets.sheet_pdf", token=token),
+        edit=url_for("sheets.edit", token=token),
     )
 
 

@@ -72,7 +72,7 @@ def test_control_characters_in_location_and_notes_are_refused(tmp_path):
         response = client.post(
             "/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1], field: value}
         )
-        assert response.status_code == 400 and b"control or text-direction" in response.data
+        assert response.status_code == 422 and b"control or text-direction" in response.data
     upload = json.dumps(FOUR["game"] | {"notes": "a\ud800b"}).encode("utf-8", "surrogatepass")
     response = client.post(
         "/games/import",

@@ -71,8 +71,11 @@ def test_saving_is_rate_limited_without_losing_entries(tmp_path):
     token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
     statuses = [client.post("/games", data={"token": token}).status_code for _ in range(3)]
     assert statuses == [303, 303, 429]
-    private = client.post("/games", data={"token": token})
-    assert private.status_code == 429 and "Please wait" in private.get_data(as_text=True)
+    refused = client.post("/games", data={"token": token, "location": "Café Drako"})
+    assert refused.status_code == 429
+    soup = BeautifulSoup(refused.data, "html.parser")  # the sheet again, with what was typed
+    assert "wait a minute" in soup.select_one("#save-errors").get_text()
+    assert soup.select_one("#location")["value"] == "Café Drako"
 
 
 def test_rate_limited_correction_keeps_the_entries(tmp_path):

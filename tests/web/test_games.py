@@ -330,3 +330,39 @@ def test_saved_game_links_each_player_to_their_stats(db_client):
     stats = db_client.get(links[1]["href"])
     assert stats.status_code == 200
     assert soup_of(stats).select_one("#stats #stat-games td").get_text() == "1"
+
+
+def test_save_refused_for_its_details_shows_the_sheet_with_them_kept(db_client):
+    token = sheet_token(db_client, FOUR["game"])
+    notes = "Cy's birthday\u202e"  # pasted with a hidden direction mark
+    response = db_client.post("/games?lang=de", data={"token": token, "location": "x" * 101, "notes": notes})
+    assert response.status_code == 422
+    soup = soup_of(response)
+    assert soup.select_one("#location")["value"] == "x" * 101
+    assert soup.select_one("#notes").get_text().strip() == notes.strip()
+    assert soup.select_one("#location-errors").get_text() == "Höchstens 100 Zeichen."
+    assert "Steuer" in soup.select_one("#notes-errors").get_text()
+    assert soup.select_one("#score-table") is not None  # the sheet is still there
+    assert db_client.get("/games").data.count(b'class="game"') == 0  # nothing saved
+
+
+def test_expired_save_form_keeps_what_was_typed(db_client, db_app):
+    token = sheet_token(db_client, FOUR["game"])
+    db_app.config["WTF_CSRF_ENABLED"] = True
+    response = db_client.post("/games", data={"token": token, "location": "Café Drako", "csrf_token": "stale"})
+    assert response.status_code == 400
+    soup = soup_of(response)
+    assert "had expired" in soup.select_one("#save-errors").get_text()
+    assert soup.select_one("#location")["value"] == "Café Drako"
+    assert soup.select_one("#save-game input[name=csrf_token]")["value"] not in ("", "stale")
+
+
+def test_error_pages_speak_the_page_language(db_client):
+    wrong_method = db_client.get("/games/import/nothing?lang=de")  # any 404 first: its own words
+    assert wrong_method.status_code == 404
+    page = soup_of(db_client.put("/?lang=de"))
+    assert page.select_one("#error h1").get_text() == "Hier nicht möglich"
+    refused = db_client.post("/games?lang=de", data={})
+    assert refused.status_code == 400
+    assert soup_of(refused).select_one("#error h1").get_text() == "Anfrage abgelehnt"
+    assert "unvollständig" in soup_of(refused).select_one("#error p").get_text()
