@@ -187,6 +187,14 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
     return name, []
 
 
+#: How a tiebreak note names position 1..7 of the rows sorted from highest
+#: to lowest (R7.5): "the second-highest row", not "row 2", which reads as
+#: the sheet's second row (Dwarves).
+SORTED_POSITIONS = tuple(
+    f"the {which}highest row" for which in ("", "second-", "third-", "fourth-", "fifth-", "sixth-", "seventh-")
+)
+
+
 @dataclass(frozen=True)
 class Tiebreak:
     """How R7.3 separated two players with equal totals (R7.5).
@@ -291,18 +299,18 @@ class ScoreSheet:
         ahead = self.results[tiebreak.ahead].player.name
         behind = self.results[tiebreak.behind].player.name
         a, b = tiebreak.values
-        which = "the highest row" if tiebreak.position == 1 else f"row {tiebreak.position}"
+        which = SORTED_POSITIONS[tiebreak.position - 1]
         return (
             f"{ahead} ahead of {behind}: both have {tiebreak.total} Harmony Points; with their "
             f"rows sorted from highest to lowest, {which} decides, {a} vs {b}."
         )
 
     def describe_shared(self, group: tuple[int, ...]) -> str:
-        """``"Ada, Bo and Cy share place 1: equal totals and equal sorted rows (R7.4)"``."""
+        """``"Ada, Bo and Cy share place 1: equal totals and equal sorted rows (R7.4)."``"""
         names = [self.results[i].player.name for i in group]
         listed = ", ".join(names[:-1]) + " and " + names[-1]
         place = self.results[group[0]].place
-        return f"{listed} share place {place}: equal totals and equal sorted rows (R7.4)"
+        return f"{listed} share place {place}: equal totals and equal sorted rows (R7.4)."
 
     def to_dict(self) -> dict:
         """The sheet in the CLI/API JSON shape: ruleset, and per player (input

@@ -234,11 +234,7 @@ def explain(score: KingdomScore, row: Row) -> list[str]:
 def describe_tiebreak(sheet: ScoreSheet, tiebreak: Tiebreak) -> str:
     """:meth:`ScoreSheet.describe_tiebreak` in the page's language (R7.5)."""
     a, b = tiebreak.values
-    which = (
-        gettext("the highest row")
-        if tiebreak.position == 1
-        else gettext("row %(position)d", position=tiebreak.position)
-    )
+    which = gettext(_SORTED_POSITIONS[tiebreak.position - 1])
     return gettext(
         "%(ahead)s ahead of %(behind)s: both have %(total)d Harmony Points; with their rows sorted from highest "
         "to lowest, %(which)s decides, %(a)d vs %(b)d.",
@@ -251,11 +247,23 @@ def describe_tiebreak(sheet: ScoreSheet, tiebreak: Tiebreak) -> str:
     )
 
 
+# The engine's SORTED_POSITIONS, marked for translation.
+_SORTED_POSITIONS = (
+    N_("the highest row"),
+    N_("the second-highest row"),
+    N_("the third-highest row"),
+    N_("the fourth-highest row"),
+    N_("the fifth-highest row"),
+    N_("the sixth-highest row"),
+    N_("the seventh-highest row"),
+)
+
+
 def describe_shared(sheet: ScoreSheet, group: tuple[int, ...]) -> str:
     """:meth:`ScoreSheet.describe_shared` in the page's language (R7.4)."""
     names = [sheet.results[i].player.name for i in group]
     return gettext(
-        "%(names)s and %(last)s share place %(place)d: equal totals and equal sorted rows (R7.4)",
+        "%(names)s and %(last)s share place %(place)d: equal totals and equal sorted rows (R7.4).",
         names=", ".join(names[:-1]),
         last=names[-1],
         place=sheet.results[group[0]].place,

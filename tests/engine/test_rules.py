@@ -618,7 +618,7 @@ def test_R7_5_sheet_states_position_and_values_that_decided():
     assert sheet.tiebreaks == (Tiebreak(ahead=0, behind=1, total=8, position=2, values=(4, 3)),)
     assert sheet.describe_tiebreak(sheet.tiebreaks[0]) == (
         "Ada ahead of Bo: both have 8 Harmony Points; with their rows sorted from highest to lowest, "
-        "row 2 decides, 4 vs 3."
+        "the second-highest row decides, 4 vs 3."
     )
     assert sheet.shared == ((1, 2),)
     assert sheet.describe_shared(sheet.shared[0]).startswith("Bo and Cy share place 2")
@@ -662,7 +662,7 @@ def test_R7_4_equal_after_tiebreak_share_the_place_one_one_three():
     assert sheet.shared == ((0, 1),)
     assert sheet.tiebreaks == ()
     assert sheet.describe_shared((0, 1)) == (
-        "Ada and Bo share place 1: equal totals and equal sorted rows (R7.4)"
+        "Ada and Bo share place 1: equal totals and equal sorted rows (R7.4)."
     )
 
 

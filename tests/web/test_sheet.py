@@ -161,3 +161,25 @@ def test_deeply_nested_token_is_a_damaged_link(client):
     token = "1" + base64.urlsafe_b64encode(zlib.compress(b"[" * 1000 + b"]" * 1000)).decode().rstrip("=")
     for url in (f"/sheet/{token}", f"/sheet/{token}/edit", f"/sheet/{token}.pdf"):
         assert client.get(url).status_code == 404
+
+
+def test_R7_5_tiebreak_names_the_position_of_the_sorted_rows_in_german(client):
+    """"Row 2" read as the sheet's second row (Dwarves): the note says "second-highest"."""
+    from scorekeeper.engine import parse_card
+
+    grids = {
+        "Ada": ("El Fo Pl Pl  Fo Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", ["lands-forest"]),
+        "Bo": ("Dw Mo Pl Pl  Mo Pl Pl Pl  Pl Pl Pl Dw  Pl Pl Fo Hu", ["battle-goblins-dwarves"]),
+    }
+    def rows_of(grid: str) -> list[list[str]]:
+        cards = [parse_card(code).value for code in grid.split()]
+        return [cards[r * 4 : r * 4 + 4] for r in range(4)]
+
+    players = [{"name": name, "kingdom": rows_of(grid), "legends": legends} for name, (grid, legends) in grids.items()]
+    game = {"players": players}
+    sheet = client.get(client.post("/", data=form_data(game)).headers["Location"] + "?lang=de")
+    note = BeautifulSoup(sheet.data, "html.parser").select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
+    assert note == (
+        "Ada vor Bo: beide haben 8 Harmoniepunkte; nach ihren Zeilen von der höchsten zur niedrigsten sortiert "
+        "entscheidet die zweithöchste Zeile, 4 zu 3."
+    )
