@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .cards import LANDS, TAMING_TRIBES, TRIBE_LAND_POINTS, Card
-from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cell_name, cells_of, describe_connection
+from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cells_of, describe_connection
 from .legends import LEGENDS_BY_ID, Legend
 from .rulesets import Ruleset
 
@@ -202,27 +202,42 @@ class DragonScore(NamedTuple):
     :ivar points: Harmony Points it counts for (R5.2, R5.3).
     :ivar beyond_limit: domesticated, yet counted negative because more
         Dragons are domesticated than count positive (R5.3).
+    :ivar kingdom: the kingdom it stands in.
     """
 
     cell: int
     tamers: tuple[tuple[Card, tuple[int, ...]], ...]
     points: int
-    beyond_limit: bool = False
+    beyond_limit: bool
+    kingdom: Kingdom
 
     @property
     def is_domesticated(self) -> bool:
         return bool(self.tamers)
 
+    def way_from(self, cell: int) -> str:
+        """How the card at *cell* reaches this Dragon when not beside it:
+        ``"through portal r1c2"``; ``""`` when they share an edge (R2)."""
+        reach = self.kingdom.reach
+        if reach.adjacent[self.cell] >> cell & 1:
+            return ""
+        return self.kingdom.connection_words(False, reach.borders[self.cell] & reach.borders[cell])
+
     def describe(self) -> str:
-        """``"Dragon at r2c3: domesticated by 2 Humans (r1c3, r2c4) → +4"``."""
+        """``"Dragon at r2c3: domesticated by 2 Humans (r1c3, r3c3 through portal r2c2) → +4"``."""
         where = _DRAGON_AT[self.cell]
         if not self.tamers:
             return f"{where}: wild, no two Elves, Dwarves or Humans connected{_RESULTS[self.points]}"
         by = " and ".join(
-            f"{len(cells)} {tribe.label} ({', '.join(cell_name(c) for c in cells)})" for tribe, cells in self.tamers
+            f"{len(cells)} {tribe.label} ({', '.join(self._tamer(c) for c in cells)})" for tribe, cells in self.tamers
         )
         note = "; only three domesticated Dragons count positive (R5.3)" if self.beyond_limit else ""
         return f"{where}: domesticated by {by}{note}{_RESULTS[self.points]}"
+
+
+    def _tamer(self, cell: int) -> str:
+        way = self.way_from(cell)
+        return f"{_CELL_NAMES[cell]} {way}" if way else _CELL_NAMES[cell]
 
 
 _DRAGON_AT = tuple(f"Dragon at {name}" for name in _CELL_NAMES)
@@ -284,19 +299,34 @@ class KingdomScore(NamedTuple):
         return found
 
     def cells_for(self, row: Row) -> set[int]:
-        """The cells that produced *row*, to highlight on the grid."""
+        """The cells that produced *row*, to highlight on the grid: the
+        scoring cards, what they scored from, and the portals between."""
+        found: set[int] = set()
         if row in _TRIBE_ROWS:
-            found = set()
             for t in self.tribes:
                 if _TRIBE_ROW[t.tribe] is row:
                     found.add(t.cell)
-                    found.update(cells_of(t.reached))
-            return found
-        if row is Row.DRAGONS:
-            return {d.cell for d in self.dragons}
-        if row is Row.CONFLICTS:
-            return {cell for c in self.conflicts for cell in c.cells}
-        return set()
+                    for land in t.lands:
+                        found.add(land.cell)
+                        found.update(portal for network in land.networks for portal in network.portals)
+        elif row is _DRAGONS:
+            reach = self.kingdom.reach
+            for d in self.dragons:
+                found.add(d.cell)
+                for _tribe, cells in d.tamers:
+                    found.update(cells)
+                    for cell in cells:
+                        if d.way_from(cell):
+                            found.update(_portals(reach.networks_between(d.cell, cell)))
+        elif row is _CONFLICTS:
+            for c in self.conflicts:
+                found.update(c.cells)
+                found.update(_portals(c.networks))
+        return found
+
+
+def _portals(networks: Iterable[PortalNetwork]) -> set[int]:
+    return {portal for network in networks for portal in network.portals}
 
 
 def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = ()) -> KingdomScore:
@@ -411,7 +441,7 @@ def _dragons(kingdom: Kingdom, ruleset: Ruleset) -> tuple[DragonScore, ...]:
         # the row only depends on how many, so the sheet credits them by cell order.
         if tamers and positive_left > 0:
             positive_left -= 1
-            scores.append(_new(DragonScore, (cell, tamers, value, False)))
+            scores.append(_new(DragonScore, (cell, tamers, value, False, kingdom)))
         else:
-            scores.append(_new(DragonScore, (cell, tamers, -value, bool(tamers))))
+            scores.append(_new(DragonScore, (cell, tamers, -value, bool(tamers), kingdom)))
     return tuple(scores)

@@ -13,7 +13,7 @@ import json
 from datetime import UTC, date, datetime
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import format_datetime
+from flask_babel import format_date, format_datetime
 from flask_wtf import FlaskForm
 
 from ..engine import GameErrors, Row
@@ -270,7 +270,7 @@ def player():
         abort(404, description=gettext("No saved game has a player of that name."))
     chart = totals_chart(
         [total for _, total, _ in stats.timeline],
-        [f"{played_on.isoformat()}: {total}" for played_on, total, _ in stats.timeline],
+        [f"{format_date(played_on, gettext('d MMM y'))}: {total}" for played_on, total, _ in stats.timeline],
     )
     return render_template("games/player.html", stats=stats, chart=chart, Row=Row)
 

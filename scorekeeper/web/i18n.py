@@ -14,7 +14,7 @@ import re
 from urllib.parse import urlencode
 
 from flask import Flask, request
-from flask_babel import Babel, format_date, get_locale
+from flask_babel import Babel, format_date, format_decimal, get_locale, pgettext
 from flask_babel import gettext as gettext
 from flask_babel import ngettext as ngettext
 from markupsafe import Markup
@@ -71,6 +71,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
         format_date=format_date,
+        format_decimal=format_decimal,
         cell_name=cell_name,
         Markup=Markup,
         language_url=language_url,
@@ -198,6 +199,15 @@ def _conflict_line(conflict: Conflict) -> str:
     return f"{card_name(ta)} {cell_name(a)} – {card_name(tb)} {cell_name(b)} ({via}) → {points}"
 
 
+def _tamers(tribe: Card, count: int) -> str:
+    """``"2 Dwarves"`` after "domesticated by": German needs the dative there ("von 2 Zwergen")."""
+    if tribe is Card.ELVES:
+        return pgettext("domesticated by", "%(count)d Elves", count=count)
+    if tribe is Card.DWARVES:
+        return pgettext("domesticated by", "%(count)d Dwarves", count=count)
+    return pgettext("domesticated by", "%(count)d Humans", count=count)
+
+
 def _dragon_line(dragon: DragonScore) -> str:
     points, cell = f"{dragon.points:+d}", cell_name(dragon.cell)
     if not dragon.tamers:
@@ -206,8 +216,13 @@ def _dragon_line(dragon: DragonScore) -> str:
             cell=cell,
             points=points,
         )
+    def tamer(cell: int) -> str:
+        way = dragon.way_from(cell)
+        return f"{cell_name(cell)} {_via(way)}" if way else cell_name(cell)
+
     by = gettext(" and ").join(
-        f"{len(cells)} {card_name(tribe)} ({', '.join(cell_name(c) for c in cells)})" for tribe, cells in dragon.tamers
+        f"{_tamers(tribe, len(cells))} ({', '.join(tamer(c) for c in cells)})"
+        for tribe, cells in dragon.tamers
     )
     if dragon.beyond_limit:
         return gettext(

@@ -741,7 +741,16 @@ def test_R5_explanation_names_the_tamers_cells():
     """),
         POCKET,
     )
-    assert scored.explain(Row.DRAGONS) == ["Dragon at r1c1: domesticated by 2 Humans (r1c3, r2c2) → +3"]
+    assert scored.explain(Row.DRAGONS) == [
+        "Dragon at r1c1: domesticated by 2 Humans (r1c3 through portal r1c2, r2c2 through portal r1c2) → +3"
+    ]
+
+
+def test_R5_explanation_leaves_out_the_way_for_a_tamer_beside_the_dragon():
+    scored = score_kingdom(kingdom("Dr Hu Po Pl  Hu Pl Hu Pl" + " Pl" * 8), POCKET)
+    assert scored.explain(Row.DRAGONS) == [
+        "Dragon at r1c1: domesticated by 2 Humans (r1c2, r2c1) → +3"
+    ]
 
 
 def test_R5_explanation_of_a_wild_dragon():

@@ -137,10 +137,29 @@ def test_english_explanations_are_the_engines(app, path):
                 assert explain(result.score, row) == result.score.explain(row)
 
 
+# Case 19, Cy's Dragons row: the Dragons r2c2 and r3c3, their tamers (Humans r1c2 r2c1 r2c3 r3c2;
+# Elves r4c2 r4c4, through the portals) and the portals r3c4 r4c3 between.
+CY_DRAGON_CELLS = [
+    *("k2-r1c2", "k2-r2c1", "k2-r2c2", "k2-r2c3", "k2-r3c2"),
+    *("k2-r3c3", "k2-r3c4", "k2-r4c2", "k2-r4c3", "k2-r4c4"),
+]
+
+
 def test_why_links_name_the_cells_behind_each_number(client):
     token = client.post("/", data=form_data(GAME)).headers["Location"]
     soup = BeautifulSoup(client.get(token).data, "html.parser")
     dragons_of_cy = soup.select("#row-dragons td a.why")[2]
     assert dragons_of_cy["href"] == "#explain-2-dragons"
-    assert dragons_of_cy["data-cells"].split() == ["k2-r2c2", "k2-r3c3"]
+    assert dragons_of_cy["data-cells"].split() == CY_DRAGON_CELLS
     assert len(soup.select("#kingdom-0 .conflict-lines line")) == 3  # Ada: three conflicts
+
+
+def test_german_dragon_line_names_tamers_in_the_dative_and_their_portal(app):
+    from scorekeeper.engine import POCKET, Kingdom, parse_card, score_kingdom
+
+    codes = "Dr Po Dw Pl  Dw Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl"  # Dwarves r2c1 beside, r1c3 through portal r1c2
+    scored = score_kingdom(Kingdom(tuple(parse_card(code) for code in codes.split())), POCKET)
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        assert explain(scored, Row.DRAGONS) == [
+            "Drache auf r1c1: gezähmt von 2 Zwergen (r1c3 durch Portal r1c2, r2c1) → +3"
+        ]

@@ -366,3 +366,13 @@ def test_error_pages_speak_the_page_language(db_client):
     assert refused.status_code == 400
     assert soup_of(refused).select_one("#error h1").get_text() == "Anfrage abgelehnt"
     assert "unvollständig" in soup_of(refused).select_one("#error p").get_text()
+
+
+def test_player_stats_numbers_and_dates_in_german(db_client):
+    save(db_client, FOUR["game"], played_on="2026-11-01")
+    save(db_client, copy.deepcopy(TIE["game"]), played_on="2026-11-02")
+    soup = soup_of(db_client.get("/player?name=ada&lang=de"))
+    ada_tie = next(p for p in TIE["expected"]["players"] if p["name"] == "Ada")
+    ada = (FOUR["expected"]["players"][0]["total"] + ada_tie["total"]) / 2
+    assert soup.select_one("#stat-average td").get_text() == f"{ada:.1f}".replace(".", ",")
+    assert "1. Nov. 2026" in soup.select_one("#chart").get_text()
