@@ -71,7 +71,10 @@ class Game:
                 errors.append(error)
         raw_players = data.get("players")
         if not isinstance(raw_players, list):
-            errors.append(InvalidGame('a game needs a "players" list'))
+            if isinstance(data.get("game"), dict) and "players" in data["game"]:  # a worked case: game + expected
+                errors.append(InvalidGame('a game needs a "players" list at the top; this file has it under "game"'))
+            else:
+                errors.append(InvalidGame('a game needs a "players" list'))
             raise GameErrors(errors)
         if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
             errors.append(PlayerCountError(f"a game has 2 to 4 players, not {len(raw_players)}"))

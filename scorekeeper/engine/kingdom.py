@@ -372,14 +372,16 @@ def kingdom_errors(
     Returns an empty list for a valid 4 × 4 grid of card ids.
     """
     who = {"player": player, "player_name": player_name}
-    if not isinstance(rows, (list, tuple)) or len(rows) != SIZE:
-        size = len(rows) if isinstance(rows, (list, tuple)) else "no"
-        return [InvalidKingdom(f"the kingdom must be 4 rows of 4 cards, not {size} rows", **who)]
+    if not isinstance(rows, (list, tuple)):
+        return [InvalidKingdom("the kingdom must be a list of 4 rows of 4 cards", **who)]
+    if len(rows) != SIZE:
+        return [InvalidKingdom(f"the kingdom must be 4 rows of 4 cards, not {len(rows)} rows", **who)]
     errors: list[InvalidKingdom | UnknownCard] = []
     for r, row in enumerate(rows, start=1):
-        if not isinstance(row, (list, tuple)) or len(row) != SIZE:
-            size = len(row) if isinstance(row, (list, tuple)) else "no"
-            errors.append(InvalidKingdom(f"the row must have 4 cards, not {size}", row=r, **who))
+        if not isinstance(row, (list, tuple)):
+            errors.append(InvalidKingdom("the row must be a list of 4 cards", row=r, **who))
+        elif len(row) != SIZE:
+            errors.append(InvalidKingdom(f"the row must have 4 cards, not {len(row)}", row=r, **who))
     if errors:
         return errors
     for r, row in enumerate(rows, start=1):

@@ -318,6 +318,21 @@ _ERRORS = [
         N_("the Legend “%(legend)s” is already claimed by %(name)s; a Legend belongs to one player"),
     ),
     (re.compile(r"a game has 2 to 4 players, not (?P<count>\d+)"), N_("a game has 2 to 4 players, not %(count)s")),
+    (re.compile(r"(?P<value>'.*') is not a Legend id"), N_("%(value)s is not a Legend id")),
+    (
+        re.compile(r"unknown ruleset (?P<value>'.*') \(known: (?P<known>.*)\)"),
+        N_("unknown ruleset %(value)s (known: %(known)s)"),
+    ),
+    (
+        re.compile(r"the kingdom must be a list of 4 rows of 4 cards"),
+        N_("the kingdom must be a list of 4 rows of 4 cards"),
+    ),
+    (
+        re.compile(r"the kingdom must be 4 rows of 4 cards, not (?P<count>\d+) rows"),
+        N_("the kingdom must be 4 rows of 4 cards, not %(count)s rows"),
+    ),
+    (re.compile(r"the row must be a list of 4 cards"), N_("the row must be a list of 4 cards")),
+    (re.compile(r"the row must have 4 cards, not (?P<count>\d+)"), N_("the row must have 4 cards, not %(count)s")),
 ]
 
 

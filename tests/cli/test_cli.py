@@ -230,3 +230,11 @@ def test_python_dash_m_refuses_with_exit_2_and_no_traceback():
     assert result.stderr.count("error: ") == 6
     assert "error: Bo, row 3, column 4: no card chosen" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_worked_case_file_is_pointed_at_its_game(tmp_path):
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({"game": {"players": []}, "expected": {}}))
+    result = CliRunner().invoke(main, ["score", str(case)])
+    assert result.exit_code == 2
+    assert 'this file has it under "game"' in result.output

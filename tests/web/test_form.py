@@ -250,3 +250,10 @@ def test_cells_accept_names_and_codes_and_keep_what_is_not_a_card(client):
     assert soup.select_one("#players-0-cells-0")["value"] == "forest"
     errors = soup.select_one("#players-0-cells-errors").get_text()
     assert "row 1, column 4: 'unicorn' is not one of the ten card ids" in errors
+
+
+def test_a_tampered_ruleset_is_refused_in_the_page_language(client):
+    data = form_data(load_case(CASE_FILES[0])["game"]) | {"ruleset": "deluxe"}
+    response = client.post("/?lang=de", data=data)
+    assert response.status_code == 422
+    assert "unbekannte regeln 'deluxe' (bekannt: pocket, classic)" in response.get_data(as_text=True).lower()
