@@ -256,4 +256,5 @@ def test_a_tampered_ruleset_is_refused_in_the_page_language(client):
     data = form_data(load_case(CASE_FILES[0])["game"]) | {"ruleset": "deluxe"}
     response = client.post("/?lang=de", data=data)
     assert response.status_code == 422
-    assert "unbekannte regeln 'deluxe' (bekannt: pocket, classic)" in response.get_data(as_text=True).lower()
+    text = BeautifulSoup(response.data, "html.parser").get_text(" ", strip=True)
+    assert "Unbekannte Regeln 'deluxe' (bekannt: pocket, classic)" in text
