@@ -31,7 +31,7 @@ from ..engine import (
     score_game,
 )
 from .forms import GameForm, SaveGameForm
-from .i18n import N_, error_message, error_text, gettext
+from .i18n import N_, error_message, error_text, gettext, ngettext
 from .links import DamagedLink, decode_game, encode_game
 from .pdf import choose_paper, render_pdf
 from .security import limiter, pdf_rate_limit
@@ -275,11 +275,22 @@ def render_game_form(
             max_players=MAX_PLAYERS,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
+            player_problems=_problems,
             heading=gettext(heading),
             submit_label=gettext(submit_label),
         ),
         status,
     )
+
+
+def _problems(panel) -> list[str]:
+    """What is wrong in one player's panel, for the summary above the form
+    (each message also stands beside its field)."""
+    problems = [*panel.name.errors, *panel.paste.errors, *panel.legends.errors]
+    bad_cells = sum(1 for cell in panel.cells if cell.errors)
+    if bad_cells:
+        problems.append(ngettext("%(num)d cell marked in red", "%(num)d cells marked in red", bad_cells))
+    return [str(problem) for problem in problems]
 
 
 def _has_errors(panel) -> bool:

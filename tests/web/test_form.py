@@ -258,3 +258,17 @@ def test_a_tampered_ruleset_is_refused_in_the_page_language(client):
     assert response.status_code == 422
     text = BeautifulSoup(response.data, "html.parser").get_text(" ", strip=True)
     assert "Unbekannte Regeln 'deluxe' (bekannt: pocket, classic)" in text
+
+
+def test_error_summary_says_what_is_wrong_for_each_player(client):
+    game = copy.deepcopy(load_case(CASE_FILES[0])["game"])
+    game["players"][1]["name"] = game["players"][0]["name"].upper()
+    data = form_data(game) | {"players-0-cells-3": "", "players-0-cells-4": "xyz"}
+    soup = BeautifulSoup(client.post("/", data=data).data, "html.parser")
+    first, second = (li.get_text("", strip=True) for li in soup.select("#form-errors .error-players li"))
+    name = game["players"][0]["name"]
+    assert first == f"{name}: 2 cells marked in red"
+    assert second == f"{name.upper()}: the name is already used by {name}"
+    german = BeautifulSoup(client.post("/?lang=de", data=data).data, "html.parser")
+    summary = german.select_one("#form-errors .error-players li").get_text("", strip=True)
+    assert summary == f"{name}: 2 rot markierte Felder"
