@@ -98,6 +98,7 @@ class Game:
             if legends is None:  # optional in game files; null means none claimed
                 legends = []
             legend_ids: list[str] = []
+            listed_twice: set[str] = set()
             if not isinstance(legends, list):
                 errors.append(InvalidGame("legends must be a list of Legend ids", **who))
                 legends = []
@@ -105,8 +106,10 @@ class Game:
                 if not isinstance(legend_id, str) or legend_id not in LEGENDS_BY_ID:
                     errors.append(UnknownLegend(f"{str(legend_id)[:40]!r} is not a Legend id", **who))
                 elif legend_id in legend_ids:
-                    name = LEGENDS_BY_ID[legend_id].name
-                    errors.append(DuplicateLegend(f"the Legend “{name}” is listed twice", **who))
+                    if legend_id not in listed_twice:  # once, however many times it is listed
+                        listed_twice.add(legend_id)
+                        name = LEGENDS_BY_ID[legend_id].name
+                        errors.append(DuplicateLegend(f"the Legend “{name}” is listed twice", **who))
                 elif legend_id in claimed_by:
                     errors.append(
                         DuplicateLegend(

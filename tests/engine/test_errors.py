@@ -215,3 +215,8 @@ def test_R8_emoji_sequences_with_joiners_are_names():
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     game = Game.from_dict({"players": [player(family), player("Bo")]})
     assert game.players[0].name == family
+
+
+def test_R6_1_a_legend_listed_many_times_is_one_refusal():
+    errors = refusal({"players": [player("Ada", legends=["lands-forest"] * 50), player("Bo")]})
+    assert [str(e) for e in errors] == ["Ada: the Legend “Land of Forests” is listed twice"]
