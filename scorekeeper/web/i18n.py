@@ -157,6 +157,11 @@ def card_short(card: Card) -> str:
 
 
 def ruleset_name(ruleset) -> str:
+    """A ruleset's name in the page's language; *ruleset* is a :class:`Ruleset` or its id."""
+    if isinstance(ruleset, str):
+        if ruleset not in RULESETS:  # not one of ours: shown as stored
+            return ruleset
+        ruleset = RULESETS[ruleset]
     return gettext(ruleset.name)
 
 

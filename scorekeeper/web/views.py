@@ -75,6 +75,9 @@ def too_many(error):
         return render_game_form(form, action_url(), [message], status=429, **page)
     if request.endpoint == "games.save" and request.form.get("token"):
         return render_sheet_with_save_form(request.form["token"], SaveGameForm(), [message], 429)
+    if request.endpoint and request.endpoint.endswith("pdf"):
+        message = gettext("Too many PDF downloads from your address in a short time. Try again in a minute.")
+        return render_template("errors/error.html", error=error, message=message), 429
     return render_template("errors/error.html", error=error), 429
 
 
@@ -234,7 +237,7 @@ def _pdf_download(pdf: bytes, played_on: date | None) -> Response:
 
 def _grid(score: KingdomScore) -> list[SimpleNamespace]:
     """The 16 cells of a scored kingdom with what the sheet marks on each."""
-    conflict_cells = score.cells_for(Row.CONFLICTS)
+    conflict_cells = {cell for conflict in score.conflicts for cell in conflict.cells}  # tribe cards, not portals
     dragons = {dragon.cell: dragon for dragon in score.dragons}
     return [
         SimpleNamespace(

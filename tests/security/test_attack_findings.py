@@ -63,6 +63,7 @@ def test_pdf_downloads_are_rate_limited(tmp_path):
     path = sheet_path(client)
     statuses = [client.get(f"{path}.pdf?paper={paper}").status_code for paper in ("a4", "letter", "a4")]
     assert statuses == [200, 200, 429]
+    assert "Too many PDF downloads" in client.get(f"{path}.pdf").get_data(as_text=True)
 
 
 def test_control_characters_in_location_and_notes_are_refused(tmp_path):

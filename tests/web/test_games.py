@@ -321,6 +321,7 @@ def test_saved_times_and_dates_follow_the_page_language(db_client):
     assert re.match(r"Korrigiert am \d{1,2}\. [A-Z][a-zä]{2,3}\.? \d{4}, \d\d:\d\d UTC", german), german
     assert soup_of(db_client.get("/games?lang=en")).select_one("#history .when").get_text().startswith("3 Oct 2026")
     assert soup_of(db_client.get("/games?lang=de")).select_one("#history .when").get_text().startswith("3. Okt. 2026")
+    assert soup_of(db_client.get("/games?lang=de")).select_one("#history .when").get_text().endswith("· Pocket")
 
 
 def test_saved_game_links_each_player_to_their_stats(db_client):
@@ -343,6 +344,8 @@ def test_save_refused_for_its_details_shows_the_sheet_with_them_kept(db_client):
     assert soup.select_one("#location-errors").get_text() == "Höchstens 100 Zeichen."
     assert "Steuer" in soup.select_one("#notes-errors").get_text()
     assert soup.select_one("#score-table") is not None  # the sheet is still there
+    assert soup.select_one("#save-refused").get_text(" ", strip=True).startswith("Noch nicht gespeichert.")
+    assert soup.select_one("#location").has_attr("autofocus")  # the browser takes the player there
     assert db_client.get("/games").data.count(b'class="game"') == 0  # nothing saved
 
 
@@ -376,3 +379,11 @@ def test_player_stats_numbers_and_dates_in_german(db_client):
     ada = (FOUR["expected"]["players"][0]["total"] + ada_tie["total"]) / 2
     assert soup.select_one("#stat-average td").get_text() == f"{ada:.1f}".replace(".", ",")
     assert "1. Nov. 2026" in soup.select_one("#chart").get_text()
+
+
+def test_german_history_and_stats_name_the_classic_ruleset_in_german(db_client):
+    game = copy.deepcopy(FOUR["game"]) | {"ruleset": "classic"}
+    save(db_client, game)
+    assert soup_of(db_client.get("/games?lang=de")).select_one("#history .when").get_text().endswith("· Klassisch")
+    stats = soup_of(db_client.get("/player?name=Ada&lang=de"))
+    assert stats.select_one("#stat-ruleset td").get_text() == "Klassisch"

@@ -180,6 +180,16 @@ def test_R7_5_tiebreak_names_the_position_of_the_sorted_rows_in_german(client):
     sheet = client.get(client.post("/", data=form_data(game)).headers["Location"] + "?lang=de")
     note = BeautifulSoup(sheet.data, "html.parser").select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
     assert note == (
-        "Ada vor Bo: beide haben 8 Harmoniepunkte; nach ihren Zeilen von der höchsten zur niedrigsten sortiert "
+        "Ada vor Bo: beide haben 8 Harmoniepunkte; nach ihren Zeilen von der höchsten zur niedrigsten sortiert, "
         "entscheidet die zweithöchste Zeile, 4 zu 3."
     )
+
+
+def test_R2_2_a_portal_between_two_conflicting_cards_is_not_itself_in_conflict(client):
+    plains = [["plain"] * 4 for _ in range(4)]
+    ada = [["elves", "portal", "dwarves", "plain"], *plains[1:]]  # Elves r1c1 – Dwarves r1c3 through portal r1c2
+    game = {"players": [{"name": "Ada", "kingdom": ada}, {"name": "Bo", "kingdom": plains}]}
+    soup = BeautifulSoup(client.get(client.post("/", data=form_data(game)).headers["Location"]).data, "html.parser")
+    marked = [td["id"] for td in soup.select("#kingdom-0 td.in-conflict")]
+    assert marked == ["k0-r1c1", "k0-r1c3"]
+    assert "k0-r1c2" in soup.select_one("#row-conflicts td a.why")["data-cells"]  # still lit when asked why
