@@ -100,12 +100,15 @@ GAME_FORMS["sheets.new_game"] = (GameForm, lambda: url_for("sheets.new_game"), {
 
 
 def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game, GameForm], Response], **page):
-    """The POST of a game form: add or remove a player panel, or check the
+    """The POST of a game form: add or remove a player panel, show it in another
+    language (``?lang=``), or check the
     entries with the engine (R8) and hand a valid game to *on_valid*. Every
     refusal shows the form again with all entries and the errors beside them."""
     action = request.form.get("action", "score")
     pasted = all([player.form.apply_paste() for player in form.players])
     if action == "add" or action.startswith("remove-"):
+        return render_game_form(_changed_players(form, action), action_url, **page)
+    if action == "language":  # the header's language buttons: the same form, every entry kept
         return render_game_form(_changed_players(form, action), action_url, **page)
     shape_ok = form.validate() and pasted
     if "csrf_token" in form.errors:
@@ -273,6 +276,7 @@ def render_game_form(
             "sheets/form.html",
             form=form,
             action_url=action_url,
+            game_form_action=action_url,  # the header's language buttons post the form (entries kept)
             messages=messages or [],
             legends=LEGENDS,
             max_players=MAX_PLAYERS,

@@ -283,3 +283,18 @@ def test_removing_a_player_with_entries_asks_first(phone, live_server, entry):
     else:
         assert asked == ["Remove player 3 and everything entered for them?"]
         expect(page.locator("#player-2")).to_be_visible()
+
+
+def test_switching_language_keeps_what_was_tapped(phone, live_server):
+    page = phone
+    start(page, live_server, players=2)
+    page.fill("#players-0-name", "Ada")
+    page.click("#palette [data-card=forest]")
+    for cell in range(3):
+        cell_button(page, 0, cell).click()
+    with page.expect_navigation():
+        page.click("#lang-de")
+    page.wait_for_selector("#palette:not([hidden])")
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert page.input_value("#players-0-name") == "Ada"
+    assert cells_entered(page, 0)[:4] == ["forest", "forest", "forest", ""]

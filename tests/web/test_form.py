@@ -272,3 +272,17 @@ def test_error_summary_says_what_is_wrong_for_each_player(client):
     german = BeautifulSoup(client.post("/?lang=de", data=data).data, "html.parser")
     summary = german.select_one("#form-errors .error-players li").get_text("", strip=True)
     assert summary == f"{name}: 2 rot markierte Felder"
+
+
+def test_switching_language_on_the_form_keeps_every_entry(client):
+    game = load_case(CASE_FILES[0])["game"]
+    form = BeautifulSoup(client.get("/").data, "html.parser")
+    button = form.select_one(".languages button#lang-de")
+    assert button["form"] == "game-form" and button["formaction"] == "/?lang=de" and button["value"] == "language"
+    response = client.post("/?lang=de", data=form_data(game) | {"action": "language"})
+    assert response.status_code == 200
+    soup = BeautifulSoup(response.data, "html.parser")
+    assert soup.html["lang"] == "de" and soup.select_one("#score").get_text() == "Partie werten"
+    assert soup.select_one("#players-0-name")["value"] == game["players"][0]["name"]
+    assert soup.select_one("#players-1-cells-15")["value"] == game["players"][1]["kingdom"][3][3]
+    assert soup.select_one("#form-errors") is None  # nothing was scored, nothing refused
