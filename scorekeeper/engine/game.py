@@ -162,7 +162,8 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
     characters, unpaired surrogates and direction overrides are refused, and a
     name of nothing but invisible characters counts as empty. Names are
     compared after Unicode normalisation (NFC) and case folding, so two ways of
-    typing "Zoë" are the same name.
+    typing "Zoë" are the same name, and without invisible formatting
+    characters, so "Ada" and "Ada" with a zero-width space are too.
     """
     if raw is None:
         raw = ""
@@ -186,7 +187,8 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
                 player_name=name[:MAX_NAME_LENGTH] + "…",
             )
         ]
-    key = name.casefold()
+    # invisible formatting characters (a zero-width space) do not make another name
+    key = "".join(ch for ch in name if unicodedata.category(ch) != "Cf").casefold()
     if key in seen:
         return name, [InvalidPlayerName(f"the name is already used by {seen[key]}", player=index, player_name=name)]
     seen[key] = name

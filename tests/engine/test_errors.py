@@ -220,3 +220,9 @@ def test_R8_emoji_sequences_with_joiners_are_names():
 def test_R6_1_a_legend_listed_many_times_is_one_refusal():
     errors = refusal({"players": [player("Ada", legends=["lands-forest"] * 50), player("Bo")]})
     assert [str(e) for e in errors] == ["Ada: the Legend “Land of Forests” is listed twice"]
+
+
+def test_R8_a_zero_width_space_does_not_make_another_name():
+    errors = refusal({"players": [player("Ada"), player("Ada\u200b")]})
+    assert [type(e) for e in errors] == [InvalidPlayerName]
+    assert "already used by Ada" in str(errors[0])
