@@ -22,7 +22,7 @@ from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
 from .display import totals_chart
 from .forms import CorrectionForm, SaveGameForm
-from .i18n import N_, gettext
+from .i18n import N_, error_message, gettext
 from .links import DamagedLink, decode_game
 from .security import limiter, pdf_rate_limit, save_rate_limit
 from .views import (
@@ -240,9 +240,9 @@ def import_page():
     upload = request.files.get("file")
     errors: list[str] = []
     if not form.validate():
-        errors.append("The form had expired; choose the file again.")
+        errors.append(gettext("The form had expired; choose the file again."))
     elif upload is None or not upload.filename:
-        errors.append("Choose a JSON game file to import.")
+        errors.append(gettext("Choose a JSON game file to import."))
     else:
         try:
             try:
@@ -251,14 +251,14 @@ def import_page():
                 upload.close()  # large uploads are temporary files: close them now
             data = json.loads(raw.decode("utf-8-sig"))
         except RecursionError:
-            errors.append(f"The file {upload.filename} is nested too deeply to be a game file.")
+            errors.append(gettext("The file %(name)s is nested too deeply to be a game file.", name=upload.filename))
         except ValueError:  # not UTF-8, not JSON, or a number too long to read
-            errors.append(f"The file {upload.filename} is not a JSON game file.")
+            errors.append(gettext("The file %(name)s is not a JSON game file.", name=upload.filename))
         else:
             try:
                 return render_template("games/imported.html", stored=import_games(data))
             except GameErrors as problems:
-                errors.extend(problems.messages())
+                errors.extend(error_message(problem) for problem in problems.errors)
     return render_template("games/import.html", form=form, errors=errors), 422
 
 

@@ -338,7 +338,33 @@ _ERRORS = [
     ),
     (re.compile(r"the row must be a list of 4 cards"), N_("the row must be a list of 4 cards")),
     (re.compile(r"the row must have 4 cards, not (?P<count>\d+)"), N_("the row must have 4 cards, not %(count)s")),
+    # game files and histories being imported (store.exchange)
+    (
+        re.compile(r'a game needs a "players" list at the top; this file has it under "game"'),
+        N_('a game needs a "players" list at the top; this file has it under "game"'),
+    ),
+    (re.compile(r'a game needs a "players" list'), N_('a game needs a "players" list')),
+    (
+        re.compile(r"date (?P<value>'.*') is not a date like 2026-11-30"),
+        N_("date %(value)s is not a date like 2026-11-30"),
+    ),
+    (re.compile(r"location and notes must be text"), N_("location and notes must be text")),
+    (
+        re.compile(r"the (?P<field>location|notes) is longer than (?P<most>\d+) characters"),
+        N_("the %(field)s is longer than %(most)s characters"),
+    ),
+    (
+        re.compile(r"the (?P<field>location|notes) has control or text-direction characters"),
+        N_("the %(field)s has control or text-direction characters"),
+    ),
+    (
+        re.compile(r'"games" must be a non-empty list of game files'),
+        N_('"games" must be a non-empty list of game files'),
+    ),
 ]
+
+
+_DETAIL_FIELDS = {"location": N_("location"), "notes": N_("notes")}
 
 
 def error_text(error: GameError) -> str:
@@ -351,6 +377,8 @@ def error_text(error: GameError) -> str:
             if "legend" in values:
                 legend = next((x for x in LEGENDS if x.name == values["legend"]), None)
                 values["legend"] = legend_name(legend) if legend else values["legend"]
+            if "field" in values:
+                values["field"] = gettext(_DETAIL_FIELDS[values["field"]])
             message = gettext(msgid, **values)
             break
     return message

@@ -387,3 +387,20 @@ def test_german_history_and_stats_name_the_classic_ruleset_in_german(db_client):
     assert soup_of(db_client.get("/games?lang=de")).select_one("#history .when").get_text().endswith("· Klassisch")
     stats = soup_of(db_client.get("/player?name=Ada&lang=de"))
     assert stats.select_one("#stat-ruleset td").get_text() == "Klassisch"
+
+
+def test_import_refusals_speak_german_on_german_pages(db_client):
+    def refusal(upload: bytes, name: str = "g.json") -> str:
+        response = db_client.post(
+            "/games/import?lang=de",
+            data={"file": (io.BytesIO(upload), name)},
+            content_type="multipart/form-data",
+        )
+        assert response.status_code == 422
+        return soup_of(response).select_one("#form-errors").get_text(" ", strip=True)
+
+    assert "Die Datei x.json ist keine JSON-Partiedatei." in refusal(b"not json", "x.json")
+    case = json.dumps({"game": FOUR["game"], "expected": {}}).encode()
+    assert "diese Datei hat sie unter „game“" in refusal(case)
+    dated = json.dumps(FOUR["game"] | {"date": "2025-02-30", "location": "x" * 101}).encode()
+    assert "Datum '2025-02-30' ist kein Datum wie 2026-11-30" in refusal(dated)
