@@ -27,6 +27,7 @@ from .links import DamagedLink, decode_game
 from .security import limiter, pdf_rate_limit, save_rate_limit
 from .views import (
     GAME_FORMS,
+    SAVE_CORRECTION,
     SheetLinks,
     form_from_data,
     pdf_response,
@@ -188,13 +189,12 @@ def correct(public_id: str, secret: str):
 
 
 CORRECTING = N_("Correct a saved game")
-SAVE_CORRECTION = N_("Save the correction")
 
 
 GAME_FORMS["games.correct"] = (
     CorrectionForm,
     lambda: url_for("games.correct", **request.view_args),
-    {"heading": N_("Correct a saved game"), "submit_label": N_("Save the correction")},
+    {"heading": CORRECTING, "submit_label": SAVE_CORRECTION},
 )
 
 

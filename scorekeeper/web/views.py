@@ -39,6 +39,7 @@ from .security import limiter, pdf_rate_limit
 bp = Blueprint("sheets", __name__)
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
+SAVE_CORRECTION = N_("Save the correction")
 SAVE_EXPIRED = N_("The save form had expired; your entries are below: press “Save this game” again.")
 
 
@@ -271,10 +272,12 @@ def render_game_form(
     submit_label: str = N_("Score the game"),
 ):
     """The game form page (new game or correction) with *messages* for the whole form."""
+    correcting = submit_label == SAVE_CORRECTION
     return (
         render_template(
             "sheets/form.html",
             form=form,
+            nothing_done=gettext("Nothing was saved yet.") if correcting else gettext("Nothing was scored yet."),
             action_url=action_url,
             game_form_action=action_url,  # the header's language buttons post the form (entries kept)
             messages=messages or [],

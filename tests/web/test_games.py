@@ -125,6 +125,7 @@ def test_stale_correction_is_refused_with_entries_kept(db_client):
     assert response.status_code == 409
     soup = soup_of(response)
     assert "corrected by someone else" in soup.select_one("#form-errors").get_text()
+    assert soup.select_one("#form-errors strong").get_text() == "Nothing was saved yet."
     assert soup.select_one("#players-2-name")["value"] == "Cyrus"
     assert soup.select_one("input[name=based_on]")["value"] == "2"
     names = [th.get_text() for th in soup_of(db_client.get(public)).select("th.player-name")]
