@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import NoReturn, TextIO
 
 import click
+from wcwidth import wcswidth
 
 from scorekeeper.engine import GameErrors, Row, ScoreSheet, score_game_dict
 
@@ -145,16 +146,22 @@ def _refuse(ctx: click.Context, messages: list[str]) -> NoReturn:
     ctx.exit(EXIT_INVALID_INPUT)
 
 
+def _columns(text: str) -> int:
+    """How many terminal columns *text* takes: an emoji or a CJK character two."""
+    width = wcswidth(text)
+    return width if width >= 0 else len(text)
+
+
 def format_sheet(sheet: ScoreSheet, *, explain: bool = False) -> str:
     """The score sheet as plain text: one column per player (input order),
     the seven rows, Total and Place, then winners, tiebreak notes (R7.5),
     deck warnings (R1) and, with *explain*, the cards behind every row."""
     names = [result.player.name for result in sheet.results]
     label_width = max(len(row.label) for row in Row)
-    widths = [max(len(name), 5) for name in names]
+    widths = [max(_columns(name), 5) for name in names]
 
     def line(label: str, cells: list[str]) -> str:
-        padded = "  ".join(cell.rjust(width) for cell, width in zip(cells, widths, strict=True))
+        padded = "  ".join(" " * (width - _columns(cell)) + cell for cell, width in zip(cells, widths, strict=True))
         return f"{label.ljust(label_width)}  {padded}".rstrip()
 
     lines = [f"DRAKO: Aetherya Pocket score sheet ({sheet.game.ruleset.name} rules)", ""]

@@ -238,3 +238,15 @@ def test_a_worked_case_file_is_pointed_at_its_game(tmp_path):
     result = CliRunner().invoke(main, ["score", str(case)])
     assert result.exit_code == 2
     assert 'this file has it under "game"' in result.output
+
+
+def test_text_table_lines_up_names_with_emoji():
+    from scorekeeper.cli import format_sheet
+    from scorekeeper.engine import Game, score_game
+
+    plains = [["plain"] * 4 for _ in range(4)]
+    game = Game.from_dict({"players": [{"name": "Ada🐉", "kingdom": plains}, {"name": "Bo", "kingdom": plains}]})
+    table = format_sheet(score_game(game)).splitlines()
+    header, elves = table[2], table[3]
+    assert header.endswith("Ada🐉     Bo")  # the dragon takes two columns, like the two digits below it
+    assert elves.endswith("      0      0")
