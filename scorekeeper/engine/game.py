@@ -98,16 +98,22 @@ class Game:
             if legends is None:  # optional in game files; null means none claimed
                 legends = []
             legend_ids: list[str] = []
-            listed_twice: set[str] = set()
+            reported: set[object] = set()  # each Legend problem once, however often it is listed
             if not isinstance(legends, list):
                 errors.append(InvalidGame("legends must be a list of Legend ids", **who))
                 legends = []
             for legend_id in legends:
-                if not isinstance(legend_id, str) or legend_id not in LEGENDS_BY_ID:
-                    errors.append(UnknownLegend(f"{str(legend_id)[:40]!r} is not a Legend id", **who))
+                if not isinstance(legend_id, str):
+                    if str not in reported:
+                        reported.add(str)
+                        errors.append(UnknownLegend('a Legend id must be text, like "lands-forest"', **who))
+                elif legend_id not in LEGENDS_BY_ID:
+                    if legend_id not in reported:
+                        reported.add(legend_id)
+                        errors.append(UnknownLegend(f"{legend_id[:40]!r} is not a Legend id", **who))
                 elif legend_id in legend_ids:
-                    if legend_id not in listed_twice:  # once, however many times it is listed
-                        listed_twice.add(legend_id)
+                    if legend_id not in reported:
+                        reported.add(legend_id)
                         name = LEGENDS_BY_ID[legend_id].name
                         errors.append(DuplicateLegend(f"the Legend “{name}” is listed twice", **who))
                 elif legend_id in claimed_by:

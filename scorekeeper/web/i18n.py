@@ -324,6 +324,7 @@ _ERRORS = [
     ),
     (re.compile(r"a game has 2 to 4 players, not (?P<count>\d+)"), N_("a game has 2 to 4 players, not %(count)s")),
     (re.compile(r"(?P<value>'.*') is not a Legend id"), N_("%(value)s is not a Legend id")),
+    (re.compile(r'a Legend id must be text, like "lands-forest"'), N_('a Legend id must be text, like "lands-forest"')),
     (
         re.compile(r"unknown ruleset (?P<value>'.*') \(known: (?P<known>.*)\)"),
         N_("unknown ruleset %(value)s (known: %(known)s)"),

@@ -226,3 +226,11 @@ def test_R8_a_zero_width_space_does_not_make_another_name():
     errors = refusal({"players": [player("Ada"), player("Ada\u200b")]})
     assert [type(e) for e in errors] == [InvalidPlayerName]
     assert "already used by Ada" in str(errors[0])
+
+
+def test_R8_an_unknown_or_non_text_legend_is_one_refusal_however_often_listed():
+    errors = refusal({"players": [player("Ada", legends=["castle", "castle", {"a": 1}, 7]), player("Bo")]})
+    assert [str(e) for e in errors] == [
+        "Ada: 'castle' is not a Legend id",
+        'Ada: a Legend id must be text, like "lands-forest"',
+    ]
