@@ -113,6 +113,13 @@ class PortalNetwork(NamedTuple):
             return _PORTAL_NAMES[self.portals[0]]
         return f"portals {'+'.join([_CELL_NAMES[c] for c in self.portals])}"
 
+    @property
+    def way(self) -> str:
+        """``"through portal r3c3"``: how a connection through it is said."""
+        if len(self.portals) == 1:
+            return _THROUGH_PORTAL[self.portals[0]]
+        return f"through {self.name}"
+
 
 @dataclass(frozen=True)
 class Link:
@@ -144,7 +151,7 @@ def describe_connection(adjacent: bool, networks: tuple[PortalNetwork, ...]) -> 
     if not networks:
         return "adjacent" if adjacent else ""
     ways = ["adjacent"] if adjacent else []
-    ways.extend(f"through {network.name}" for network in networks)
+    ways.extend([network.way for network in networks])
     return " and ".join(ways)
 
 
@@ -335,28 +342,6 @@ class Kingdom:
                 through[cell] |= members ^ _BIT[cell]  # the other members, not itself
             index <<= 1
         return _new(Reach, (adjacent, tuple(through), tuple(borders), tuple(networks)))
-
-    def connection_words(self, adjacent: bool, networks: int) -> str:
-        """:func:`describe_connection` for two cards that both border the
-        portal networks in bitmask *networks* (bit *k* =
-        ``portal_networks[k]``, at least one): ``"adjacent and through portal r3c3"``."""
-        words = self._network_words
-        if networks & (networks - 1):  # more than one network
-            way = " and ".join([words[k] for k in range(len(words)) if networks >> k & 1])
-        else:
-            way = words[networks.bit_length() - 1]
-        return f"adjacent and {way}" if adjacent else way
-
-    @cached_property
-    def _network_words(self) -> tuple[str, ...]:
-        """``"through portal r3c3"`` for each portal network."""
-        words = []
-        for network in self.portal_networks:
-            if len(network.portals) == 1:
-                words.append(_THROUGH_PORTAL[network.portals[0]])
-            else:
-                words.append(f"through {network.name}")
-        return tuple(words)
 
     def count(self, card: Card) -> int:
         """How many cells hold *card*."""

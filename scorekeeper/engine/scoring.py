@@ -135,7 +135,7 @@ def _tribe_sentences(tribes: Iterable[TribeScore], kingdom: Kingdom, into: dict[
         for other in cells_of(reached):
             common = shared & borders[other]
             if common:  # reached through a portal network (and maybe also adjacent)
-                way = kingdom.connection_words(bool(reach.adjacent[cell] >> other & 1), common)
+                way = describe_connection(bool(reach.adjacent[cell] >> other & 1), reach.networks_between(cell, other))
                 parts.append(f"{_LAND_PHRASES[tribe][cards[other]][other]} ({way})")
             else:
                 parts.append(adjacent_phrases[cards[other]][other])
@@ -186,8 +186,7 @@ class Conflict(NamedTuple):
     def describe(self) -> str:
         """``"Elves r1c1 – Dwarves r1c2 (adjacent) → −2"``."""
         (a, b), (ta, tb) = self.cells, self.tribes
-        way = describe_connection(self.adjacent, self.networks) if self.networks else "adjacent"
-        return f"{_CARD_AT[ta][a]} – {_CARD_AT[tb][b]} ({way}){_RESULTS[self.points]}"
+        return f"{_CARD_AT[ta][a]} – {_CARD_AT[tb][b]} ({self.via}){_RESULTS[self.points]}"
 
 
 _CARD_AT = {card: tuple(f"{card.label} {name}" for name in _CELL_NAMES) for card in Card}  # "Elves r1c1"
@@ -221,7 +220,7 @@ class DragonScore(NamedTuple):
         reach = self.kingdom.reach
         if reach.adjacent[self.cell] >> cell & 1:
             return ""
-        return self.kingdom.connection_words(False, reach.borders[self.cell] & reach.borders[cell])
+        return describe_connection(False, reach.networks_between(self.cell, cell))
 
     def describe(self) -> str:
         """``"Dragon at r2c3: domesticated by 2 Humans (r1c3, r3c3 through portal r2c2) → +4"``."""
@@ -233,7 +232,6 @@ class DragonScore(NamedTuple):
         )
         note = "; only three domesticated Dragons count positive (R5.3)" if self.beyond_limit else ""
         return f"{where}: domesticated by {by}{note}{_RESULTS[self.points]}"
-
 
     def _tamer(self, cell: int) -> str:
         way = self.way_from(cell)

@@ -221,13 +221,13 @@ def _dragon_line(dragon: DragonScore) -> str:
             cell=cell,
             points=points,
         )
+
     def tamer(cell: int) -> str:
         way = dragon.way_from(cell)
         return f"{cell_name(cell)} {_via(way)}" if way else cell_name(cell)
 
     by = gettext(" and ").join(
-        f"{_tamers(tribe, len(cells))} ({', '.join(tamer(c) for c in cells)})"
-        for tribe, cells in dragon.tamers
+        f"{_tamers(tribe, len(cells))} ({', '.join(tamer(c) for c in cells)})" for tribe, cells in dragon.tamers
     )
     if dragon.beyond_limit:
         return gettext(

@@ -107,9 +107,8 @@ def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game,
     refusal shows the form again with all entries and the errors beside them."""
     action = request.form.get("action", "score")
     pasted = all([player.form.apply_paste() for player in form.players])
-    if action == "add" or action.startswith("remove-"):
-        return render_game_form(_changed_players(form, action), action_url, **page)
-    if action == "language":  # the header's language buttons: the same form, every entry kept
+    # "language": the header's language buttons post the form; it comes back unchanged, every entry kept
+    if action in ("add", "language") or action.startswith("remove-"):
         return render_game_form(_changed_players(form, action), action_url, **page)
     shape_ok = form.validate() and pasted
     if "csrf_token" in form.errors:
@@ -145,12 +144,11 @@ def render_sheet_with_save_form(token: str, save_form: SaveGameForm, messages: l
     """The sheet of *token* again, not cached, its save form showing what was
     typed, what is wrong with it, and a fresh CSRF token; for a damaged
     *token*, the error page (nothing can be saved from it)."""
-    try:
-        data, played_on = decode_game(token)
-        game = Game.from_dict(data)
-    except (DamagedLink, GameErrors):
+    read = _read_token(token)
+    if read is None:
         error = BadRequest(gettext("That sheet link is damaged; nothing was saved."))
         return render_template("errors/error.html", error=error), 400
+    game, played_on = read
     context = sheet_context(score_game(game), played_on, _token_links(token))
     page = render_template(
         "sheets/sheet.html", **context, save_form=save_form, save_messages=messages, csrf_slot=generate_csrf()
@@ -255,12 +253,20 @@ def _grid(score: KingdomScore) -> list[SimpleNamespace]:
     ]
 
 
-def _game_from_token(token: str) -> tuple[Game, date | None]:
+def _read_token(token: str) -> tuple[Game, date | None] | None:
+    """The game packed in *token*, or ``None`` for a damaged link."""
     try:
         data, played_on = decode_game(token)
         return Game.from_dict(data), played_on
     except (DamagedLink, GameErrors):
+        return None
+
+
+def _game_from_token(token: str) -> tuple[Game, date | None]:
+    read = _read_token(token)
+    if read is None:
         abort(404, description=gettext("This score-sheet link is damaged or incomplete. Ask for the link again."))
+    return read
 
 
 def render_game_form(
@@ -333,7 +339,7 @@ def form_from_data(form_class: type[GameForm], data: dict, played_on: date | Non
 
 
 def _changed_players(form: GameForm, action: str) -> GameForm:
-    """The same entries (and other fields) with one player panel added or removed."""
+    """The same entries (and other fields) with one player panel added or removed (or none, for "language")."""
     data = form.game_data()
     players = data["players"]
     if action == "add" and len(players) < MAX_PLAYERS:
