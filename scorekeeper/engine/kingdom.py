@@ -148,6 +148,8 @@ class Link:
 
 def describe_connection(adjacent: bool, networks: tuple[PortalNetwork, ...]) -> str:
     """How a connection is made, in words: ``"adjacent and through portal r3c3"``."""
+    if len(networks) == 1:  # the usual case
+        return f"adjacent and {networks[0].way}" if adjacent else networks[0].way
     if not networks:
         return "adjacent" if adjacent else ""
     ways = ["adjacent"] if adjacent else []
@@ -180,7 +182,9 @@ class Reach(NamedTuple):
     def networks_between(self, a: int, b: int) -> tuple[PortalNetwork, ...]:
         """The portal networks that both *a* and *b* border."""
         common = self.borders[a] & self.borders[b]
-        return tuple(network for k, network in enumerate(self.networks) if common >> k & 1)
+        if not common & (common - 1):  # none or one: the usual case
+            return (self.networks[common.bit_length() - 1],) if common else ()
+        return tuple([network for k, network in enumerate(self.networks) if common >> k & 1])
 
 
 _NEIGHBOURS_ONLY = Reach(_NEIGHBOUR_MASKS, _NOTHING, _NOTHING, ())
