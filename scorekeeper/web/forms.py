@@ -11,6 +11,7 @@ from datetime import date
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -104,10 +105,15 @@ def parse_kingdom_text(text: str) -> list[str]:
     cells: list[str] = []
     for number, line in enumerate(lines, start=1):
         words = [w for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip())) if w]
-        if len(words) == 1 and len(words[0]) == 4 and all(ch in KEYS for ch in words[0].lower()):
+        if len(words) == 1 and len(words[0]) == 4 and all(ch in KEYS or ch == "." for ch in words[0].lower()):
             words = list(words[0])
         if len(words) != 4:
-            message = _("Line %(line)d has %(count)d cards, not 4.", line=number, count=len(words))
+            message = ngettext(
+                "Line %(line)d has %(num)d card, not 4.",
+                "Line %(line)d has %(num)d cards, not 4.",
+                len(words),
+                line=number,
+            )
             problems.append(KingdomTextError(message))
             continue
         for word in words:
@@ -127,7 +133,8 @@ class PlayerForm(Form):
     """One player's panel: name, 16 card pickers, Legend checkboxes, and a
     text box that, when filled, replaces the 16 cards (four lines of four)."""
 
-    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "off"})
+    # no autocomplete="off": it stops the browser giving the names back after Back
+    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "nickname"})
     # Text boxes sharing one list of cards (<datalist>): a phone offers the ten
     # cards as you tap, and the page stays light (16 selects a player weighed
     # 8 KB). What is typed may be an id, a name or a code: it is read as a card
@@ -191,9 +198,7 @@ class GameForm(FlaskForm):
             "players": [
                 {
                     "name": player.form.name.data or "",
-                    "kingdom": [
-                        [player.form.cells[r * 4 + c].data or "" for c in range(4)] for r in range(4)
-                    ],
+                    "kingdom": [[player.form.cells[r * 4 + c].data or "" for c in range(4)] for r in range(4)],
                     "legends": list(player.form.legends.data or []),
                 }
                 for player in self.players

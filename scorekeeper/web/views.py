@@ -342,14 +342,19 @@ def _changed_players(form: GameForm, action: str) -> GameForm:
     """The same entries (and other fields) with one player panel added or removed (or none, for "language")."""
     data = form.game_data()
     players = data["players"]
+    pastes = [player.form.paste.data or "" for player in form.players][: len(players)]  # text not read yet
     if action == "add" and len(players) < MAX_PLAYERS:
         players.append({"name": "", "kingdom": [[""] * 4 for _ in range(4)], "legends": []})
+        pastes.append("")
     elif action.startswith("remove-"):
         index = action.removeprefix("remove-")
         if index.isascii() and index.isdecimal() and int(index) < len(players):
             del players[int(index)]
+            del pastes[int(index)]
     extra = {name: field.data for name, field in form._fields.items() if name not in GAME_FIELDS}
     changed = form_from_data(type(form), data, form.played_on.data, **extra)
+    for player, paste in zip(changed.players, pastes, strict=False):
+        player.form.paste.data = paste
     changed.fill_to_minimum()
     return changed
 

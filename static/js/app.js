@@ -8,9 +8,11 @@
   // The "Legends claimed (n)" count follows the ticks.
   document.querySelectorAll("details.legends").forEach(function (details) {
     var count = details.querySelector(".count");
-    details.addEventListener("change", function () {
+    function recount() {
       count.textContent = "(" + details.querySelectorAll("input[type=checkbox]:checked").length + ")";
-    });
+    }
+    details.addEventListener("change", recount);
+    window.addEventListener("pageshow", recount);  // ticks the browser gives back after Back
   });
 
   // Removing a player who has entries asks first.

@@ -206,8 +206,12 @@
       schedule(e.target.closest("fieldset.player"));
     }
   });
+  // Pasted text fills the grid at once; typed text when the box is left (a pause
+  // mid-word must not read "D" of "Dr" as the key letter of Dwarves).
   form.querySelectorAll(".paste-field textarea").forEach(function (area) {
-    var wait;
-    area.addEventListener("input", function () { clearTimeout(wait); wait = setTimeout(function () { pasted(area); }, 400); });
+    area.addEventListener("input", function (e) {
+      if (e.inputType === "insertFromPaste" || e.inputType === "insertFromDrop") { pasted(area); }
+    });
+    area.addEventListener("change", function () { pasted(area); });
   });
 })();

@@ -133,6 +133,7 @@ def test_full_game_by_typing_the_text_box(desktop, live_server):
         page.click(f"#player-{i} details.paste-field summary")
         text = "\n".join(" ".join(CODES[c] for c in cells[r * 4 : r * 4 + 4]) for r in range(4))
         page.fill(f"#players-{i}-paste", text)
+        page.locator(f"#players-{i}-paste").blur()  # typed text fills the grid when the box is left
         expect(page.locator(f"#players-{i}-cells-15")).to_have_value(cells[15])
         assert cells_entered(page, i) == cells
     names_and_legends(page, GAME)
@@ -298,3 +299,19 @@ def test_switching_language_keeps_what_was_tapped(phone, live_server):
     assert page.locator("html").get_attribute("lang") == "de"
     assert page.input_value("#players-0-name") == "Ada"
     assert cells_entered(page, 0)[:4] == ["forest", "forest", "forest", ""]
+
+
+def test_a_pause_while_typing_in_the_text_box_reads_nothing_early(phone, live_server):
+    """"Go Sw Go D", a pause, then "r": the last card is a Dragon, not the Dwarves of key letter D."""
+    page = phone
+    start(page, live_server, players=2)
+    page.click("#player-0 details.paste-field summary")
+    box = page.locator("#players-0-paste")
+    box.fill("Mo Dw Mo Dr\nDw Po Dw El\nHu Pl Fo El\nGo Sw Go D")
+    page.wait_for_timeout(800)
+    assert cells_entered(page, 0)[15] == ""  # nothing read yet
+    box.press("End")
+    box.type("r")
+    box.blur()
+    expect(page.locator("#players-0-cells-15")).to_have_value("dragon")
+    assert cells_entered(page, 0)[:4] == ["mountain", "dwarves", "mountain", "dragon"]

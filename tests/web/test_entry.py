@@ -163,3 +163,12 @@ def test_german_dragon_line_names_tamers_in_the_dative_and_their_portal(app):
         assert explain(scored, Row.DRAGONS) == [
             "Drache auf r1c1: gezähmt von 2 Zwergen (r1c3 durch Portal r1c2, r2c1) → +3"
         ]
+
+
+def test_a_line_of_key_letters_may_leave_a_cell_empty_with_a_dot(app):
+    from scorekeeper.web.forms import KingdomTextError, parse_kingdom_text
+
+    with app.test_request_context("/"):
+        assert parse_kingdom_text("FE.F\nFEOF\nFEOF\nFEOF")[:4] == ["forest", "elves", "", "forest"]
+        with pytest.raises(KingdomTextError, match="Line 4 has 1 card, not 4."):
+            parse_kingdom_text("FEOF\nFEOF\nFEOF\nFEO")

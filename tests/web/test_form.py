@@ -286,3 +286,14 @@ def test_switching_language_on_the_form_keeps_every_entry(client):
     assert soup.select_one("#players-0-name")["value"] == game["players"][0]["name"]
     assert soup.select_one("#players-1-cells-15")["value"] == game["players"][1]["kingdom"][3][3]
     assert soup.select_one("#form-errors") is None  # nothing was scored, nothing refused
+
+
+@pytest.mark.parametrize("action", ["add", "language", "remove-2"])
+def test_unfinished_text_box_survives_adding_removing_and_switching_language(client, action):
+    game = load_case(CASE_FILES[0])["game"]
+    half = "Mo Dw Mo Dr\nDw Po Dw El"  # two lines typed, two to go
+    data = form_data(game) | {"action": action, "players-1-paste": half}
+    if action == "remove-2":
+        data |= {"players-2-name": "Cy"}
+    soup = BeautifulSoup(client.post("/?lang=de", data=data).data, "html.parser")
+    assert soup.select_one("#players-1-paste").get_text().strip() == half
