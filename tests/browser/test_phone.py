@@ -126,3 +126,16 @@ def test_browser_print_of_longest_names_is_one_page(phone, live_server, players)
     for paper in ("A4", "Letter"):
         reader = PdfReader(io.BytesIO(phone.pdf(format=paper)))
         assert len(reader.pages) == 1, paper
+
+
+def test_saved_game_pages_fit_a_phone_with_their_fields_full_size(phone, live_server):
+    enter_game(phone, live_server, CASE["game"])
+    phone.click("#score")
+    phone.wait_for_selector("#score-table")
+    location = phone.locator("#location").bounding_box()
+    assert location["height"] >= 44 and location["width"] > 250  # the save form is styled on the sheet page
+    with phone.expect_navigation():
+        phone.click("#save")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    box = phone.locator("#delete-game input[type=checkbox]").bounding_box()
+    assert box["width"] < 44  # a checkbox, not a field stretched across the page
