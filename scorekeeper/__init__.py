@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-import os
-import secrets
-from collections.abc import Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
+# The web stack (and what it needs) is imported by create_app, not here:
+# `scorekeeper score` imports this package and needs none of it.
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+    from flask import Flask
 
 
 def create_app(test_config: Mapping | None = None) -> Flask:
     """The app factory: config from defaults, the instance folder, the
     environment (``SCOREKEEPER_*``) and finally *test_config*."""
+    from pathlib import Path
+
+    from flask import Flask
+
+    root = Path(__file__).resolve().parent.parent
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
     )
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=256 * 1024,
@@ -41,6 +47,9 @@ def create_app(test_config: Mapping | None = None) -> Flask:
 
 def _instance_secret_key(instance: Path) -> str:
     """A secret key generated once into the instance folder, readable by the owner only."""
+    import os
+    import secrets
+
     path = instance / "secret_key"
     try:
         return path.read_text().strip()
