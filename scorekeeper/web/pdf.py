@@ -36,12 +36,12 @@ def choose_paper(asked: str | None, languages: LanguageAccept) -> str:
 
 
 def render_pdf(html: str, paper: str, base_url: str) -> bytes:
-    """Render *html* (the sheet template with ``pdf=True``, which links no
-    stylesheet) to PDF bytes on *paper*, styled by the app's print stylesheet."""
+    """Render *html* (``sheets/sheet.pdf.html``, which links no stylesheet)
+    to PDF bytes on *paper*, styled by ``css/pdf.css``."""
     static = Path(current_app.static_folder).resolve()
     fetcher = StaticFilesOnly(static, base_url.rstrip("/") + current_app.static_url_path + "/")
     with _render_lock:
-        fonts, sheets = _stylesheets(static / "css" / "app.css", static / "css" / "sheet.css")
+        fonts, sheets = _stylesheets(static / "css" / "pdf.css")
         page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
         document = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
         return document.write_pdf(stylesheets=[*sheets, page], font_config=fonts)

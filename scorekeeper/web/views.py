@@ -228,7 +228,7 @@ def pdf_response(context: dict) -> Response:
 
 
 def _render_sheet_pdf(context: dict, paper: str) -> bytes:
-    html = render_template("sheets/sheet.html", **context, pdf=True, paper=paper)
+    html = render_template("sheets/sheet.pdf.html", **context, paper=paper)
     return render_pdf(html, paper, base_url=request.url_root)
 
 
