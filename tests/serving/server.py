@@ -22,9 +22,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(database_url: str, workers: int = 3, log: Path | None = None, **env: str):
-    """Yield the base URL of ``gunicorn -w WORKERS 'scorekeeper:create_app()'``,
-    stopped on exit. Waits at most 60 s for it to answer ``/healthz``."""
+def gunicorn(
+    database_url: str,
+    workers: int = 3,
+    log: Path | None = None,
+    app: str = "scorekeeper:create_app()",
+    cwd: str | None = None,
+    **env: str,
+):
+    """Yield the base URL of ``gunicorn -w WORKERS APP`` (by default
+    ``'scorekeeper:create_app()'``), stopped on exit. Waits at most 60 s for it
+    to answer ``/healthz`` (another *app*: ``/``)."""
     port = free_port()
     environment = os.environ | {
         "SCOREKEEPER_DATABASE_URL": database_url,
@@ -33,8 +41,9 @@ def gunicorn(database_url: str, workers: int = 3, log: Path | None = None, **env
     }
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [str(GUNICORN), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", "scorekeeper:create_app()"],
+        [str(GUNICORN), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", app],
         env=environment,
+        cwd=cwd,
         stdout=output,
         stderr=subprocess.STDOUT,
     )
@@ -43,7 +52,8 @@ def gunicorn(database_url: str, workers: int = 3, log: Path | None = None, **env
         deadline = time.monotonic() + 60
         while True:
             try:
-                if requests.get(base + "/healthz", timeout=2).status_code == 200:
+                probe = "/healthz" if app.startswith("scorekeeper:") else "/"
+                if requests.get(base + probe, timeout=2).status_code == 200:
                     break
             except requests.RequestException:  # not listening yet, or still migrating
                 pass
