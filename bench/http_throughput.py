@@ -102,8 +102,8 @@ def wrk(base: str, lines: list[tuple[str, str, str]], seconds: int, connections:
         requests_file.write_text("".join(f"{m}\t{p}\t{b}\n" for m, p, b in lines))
         extra = [str(requests_file)] + [x for pair in headers.items() for x in pair]
         out = subprocess.run(
-            ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "60s", "--latency", "-s", str(script), base,
-             "--", *extra],
+            ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "60s", "--latency",
+             "-s", str(script), base, "--", *extra],
             capture_output=True, text=True, check=True,
         ).stdout  # fmt: skip
     if "Non-2xx" in out:
