@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 from .cards import Card
 from .errors import (
@@ -25,7 +26,7 @@ from .errors import (
     PlayerCountError,
     UnknownLegend,
 )
-from .kingdom import Kingdom, kingdom_errors
+from .kingdom import Kingdom, Who, kingdom_errors
 from .legends import LEGENDS_BY_ID
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
 from .scoring import KingdomScore, Row, score_kingdom
@@ -89,7 +90,7 @@ class Game:
                 continue
             name, name_errors = _check_name(raw.get("name"), index, seen_names)
             errors.extend(name_errors)
-            who = {"player": index, "player_name": name or None}
+            who: Who = {"player": index, "player_name": name or None}
 
             kingdom_problems = kingdom_errors(raw.get("kingdom"), **who)
             errors.extend(kingdom_problems)
@@ -134,14 +135,14 @@ class Game:
             raise GameErrors(errors)
         return cls(tuple(players), ruleset)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """This game in the game file format."""
         return {
             "ruleset": self.ruleset.id,
             "players": [
                 {
                     "name": p.name,
-                    "kingdom": [[card.value for card in row] for row in p.kingdom.rows],
+                    "kingdom": [[None if card is None else card.value for card in row] for row in p.kingdom.rows],
                     "legends": list(p.legends),
                 }
                 for p in self.players
@@ -326,7 +327,7 @@ class ScoreSheet:
         place = self.results[group[0]].place
         return f"{listed} share place {place}: equal totals and equal sorted rows (R7.4)."
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The sheet in the CLI/API JSON shape: ruleset, and per player (input
         order) name, categories, total, place, plus explanations and notes."""
         return {

@@ -8,35 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import cached_property
+from typing import NamedTuple, TypedDict
 
 from .cards import CARD_IDS, Card
 from .errors import InvalidKingdom, UnknownCard
 
 SIZE = 4
 CELLS = range(SIZE * SIZE)
-
-
-class cached_property:  # noqa: N801 - used like functools.cached_property
-    """A property computed once per instance and kept in its ``__dict__``.
-
-    Like :class:`functools.cached_property` without its lock (Python 3.11
-    takes one on every first access, a noticeable share of scoring a
-    kingdom). Kingdoms are immutable, so computing twice in a race is harmless.
-    """
-
-    def __init__(self, function) -> None:
-        self.function = function
-        self.__doc__ = function.__doc__
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.name = name
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self
-        value = instance.__dict__[self.name] = self.function(instance)
-        return value
 
 
 def cell_name(cell: int) -> str:
@@ -92,7 +71,6 @@ _LOW_CELLS = tuple(tuple(cell for cell in range(8) if byte >> cell & 1) for byte
 _HIGH_CELLS = tuple(tuple(cell + 8 for cell in cells) for cells in _LOW_CELLS)
 _NEIGHBOUR_MASKS = tuple(sum(_BIT[n] for n in _NEIGHBOURS[cell]) for cell in CELLS)
 _NEIGHBOURS_AND_BITS = tuple(zip(_NEIGHBOUR_MASKS, _BIT, strict=True))
-_new = tuple.__new__  # builds a named tuple from all its fields, skipping its Python-level __new__
 
 
 class PortalNetwork(NamedTuple):
@@ -269,8 +247,8 @@ class Kingdom:
         return None not in self.cards
 
     @property
-    def rows(self) -> tuple[tuple[Card, ...], ...]:
-        """The 4 rows of 4 cards, top to bottom."""
+    def rows(self) -> tuple[tuple[Card | None, ...], ...]:
+        """The 4 rows of 4 cards, top to bottom (``None`` for a blank cell, see :meth:`partial`)."""
         return tuple(self.cards[r * SIZE : (r + 1) * SIZE] for r in range(SIZE))
 
     @property
@@ -324,7 +302,7 @@ class Kingdom:
         adjacent = tuple([mask & cards_mask for mask in _NEIGHBOUR_MASKS])
         remaining = masks[_PORTAL]
         if not remaining:
-            return _new(Reach, (adjacent, _NOTHING, _NOTHING, ()))
+            return Reach(adjacent, _NOTHING, _NOTHING, ())
         borders = [0] * (SIZE * SIZE)
         through = [0] * (SIZE * SIZE)
         networks = []
@@ -340,16 +318,24 @@ class Kingdom:
             remaining ^= portals
             members = border & cards_mask  # blank cells connect nothing
             member_cells = cells_of(members)
-            networks.append(_new(PortalNetwork, (cells_of(portals), member_cells)))
+            networks.append(PortalNetwork(cells_of(portals), member_cells))
             for cell in member_cells:
                 borders[cell] |= index
                 through[cell] |= members ^ _BIT[cell]  # the other members, not itself
             index <<= 1
-        return _new(Reach, (adjacent, tuple(through), tuple(borders), tuple(networks)))
+        return Reach(adjacent, tuple(through), tuple(borders), tuple(networks))
 
     def count(self, card: Card) -> int:
         """How many cells hold *card*."""
         return self.cards.count(card)
+
+
+class Who(TypedDict):
+    """Whom a refusal concerns: the ``player`` and ``player_name`` keywords of a
+    :class:`~.errors.GameError`, passed on together as ``**who``."""
+
+    player: int | None
+    player_name: str | None
 
 
 def kingdom_errors(
@@ -360,7 +346,7 @@ def kingdom_errors(
 
     Returns an empty list for a valid 4 × 4 grid of card ids.
     """
-    who = {"player": player, "player_name": player_name}
+    who: Who = {"player": player, "player_name": player_name}
     if not isinstance(rows, (list, tuple)):
         return [InvalidKingdom("the kingdom must be a list of 4 rows of 4 cards", **who)]
     if len(rows) != SIZE:

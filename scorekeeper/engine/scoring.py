@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .cards import LANDS, TAMING_TRIBES, TRIBE_LAND_POINTS, Card
 from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cells_of, describe_connection
@@ -96,7 +96,7 @@ class TribeScore(NamedTuple):
     @property
     def lands(self) -> tuple[LandPoints, ...]:
         """Every connected land, by cell order, with what it gives and how it is reached."""
-        cell, cards, reach = self.cell, self.kingdom.cards, self.kingdom.reach
+        cell, cards, reach = self.cell, _placed(self.kingdom), self.kingdom.reach
         table, adjacent = TRIBE_LAND_POINTS[self.tribe], reach.adjacent[cell]
         portals = self.tribe is not _GOBLINS  # R2.1
         return tuple(
@@ -269,7 +269,8 @@ class KingdomScore(NamedTuple):
     def cell_points(self, cell: int) -> int | None:
         """What the card at *cell* scored on its own (tribe or Dragon), or
         ``None`` for lands and portals, which score nothing themselves."""
-        for item in (*self.tribes, *self.dragons):
+        records: tuple[TribeScore | DragonScore, ...] = (*self.tribes, *self.dragons)
+        for item in records:
             if item.cell == cell:
                 return item.points
         return None
@@ -345,12 +346,8 @@ def score_kingdom(kingdom: Kingdom, ruleset: Ruleset, legends: Iterable[str] = (
     for legend in claimed:
         rows[_LEGENDS] += legend.value
     rows[_CONFLICTS] = ruleset.conflict_points * len(conflicts)
-    return _new(KingdomScore, (kingdom, ruleset, tribes, conflicts, dragons, claimed, rows))
+    return KingdomScore(kingdom, ruleset, tribes, conflicts, dragons, claimed, rows)
 
-
-# Building the records with tuple.__new__ skips the named tuples' Python-level
-# __new__ (all fields are given): scoring builds some 20 of them per kingdom.
-_new = tuple.__new__
 
 # Per tribe, the lands worth something to it and their value (R3): a tribe
 # card's points are value × how many of its connected lands are of that kind.
@@ -362,9 +359,15 @@ _FOREST, _SWAMP, _MOUNTAIN, _PLAIN = LANDS
 _DRAGON = Card.DRAGON
 
 
+def _placed(kingdom: Kingdom) -> tuple[Card, ...]:
+    """The kingdom's cards, for code that reads only cells taken from a card
+    type's mask: those are never blank (``None``, see :meth:`Kingdom.partial`)."""
+    return cast("tuple[Card, ...]", kingdom.cards)
+
+
 def _tribe_scores(kingdom: Kingdom, rows: dict[Row, int]) -> tuple[TribeScore, ...]:
     """One record per tribe card, by cell order; adds their points to *rows* (R3)."""
-    cards, masks, reach = kingdom.cards, kingdom.card_masks, kingdom.reach
+    cards, masks, reach = _placed(kingdom), kingdom.card_masks, kingdom.reach
     adjacent, through = reach.adjacent, reach.through
     land_mask = masks[_FOREST] | masks[_SWAMP] | masks[_MOUNTAIN] | masks[_PLAIN]
     tribe_mask = masks[_ELVES] | masks[_DWARVES] | masks[_HUMANS] | masks[_GOBLINS]
@@ -377,7 +380,7 @@ def _tribe_scores(kingdom: Kingdom, rows: dict[Row, int]) -> tuple[TribeScore, .
         for land, value in _WORTH[tribe]:
             points += value * (reached & masks[land]).bit_count()
         rows[_TRIBE_ROW[tribe]] += points
-        scores.append(_new(TribeScore, (cell, tribe, points, reached, kingdom)))
+        scores.append(TribeScore(cell, tribe, points, reached, kingdom))
     return tuple(scores)
 
 
@@ -385,7 +388,7 @@ _ELVES, _DWARVES, _HUMANS = Card.ELVES, Card.DWARVES, Card.HUMANS
 
 
 def _conflicts(kingdom: Kingdom, ruleset: Ruleset) -> tuple[Conflict, ...]:
-    cards, masks, reach = kingdom.cards, kingdom.card_masks, kingdom.reach
+    cards, masks, reach = _placed(kingdom), kingdom.card_masks, kingdom.reach
     adjacent, through, borders = reach.adjacent, reach.through, reach.borders
     points = ruleset.conflict_points
     goblins_use_portals = ruleset.goblin_conflicts_through_portals  # R4.3, R9
@@ -412,7 +415,7 @@ def _conflicts(kingdom: Kingdom, ruleset: Ruleset) -> tuple[Conflict, ...]:
             tb = cards[b]
             portals = goblins_use_portals or (ta is not _GOBLINS and tb is not _GOBLINS)
             networks = reach.networks_between(a, b) if portals and borders[a] & borders[b] else ()
-            found.append(_new(Conflict, ((a, b), (ta, tb), points, bool(adjacent[a] >> b & 1), networks)))
+            found.append(Conflict((a, b), (ta, tb), points, bool(adjacent[a] >> b & 1), networks))
     return tuple(found)
 
 
@@ -429,17 +432,17 @@ def _dragons(kingdom: Kingdom, ruleset: Ruleset) -> tuple[DragonScore, ...]:
     scores = []
     for cell in dragon_cells:
         reached = adjacent[cell] | through[cell]  # Dragons use portals (R5.1)
-        tamers = []
+        found = []
         for tribe in TAMING_TRIBES:
             near = reached & masks[tribe]
             if near.bit_count() >= 2:
-                tamers.append((tribe, cells_of(near)))
-        tamers = tuple(tamers)
+                found.append((tribe, cells_of(near)))
+        tamers = tuple(found)
         # R5.3: which domesticated Dragons are "the first three" is unknowable;
         # the row only depends on how many, so the sheet credits them by cell order.
         if tamers and positive_left > 0:
             positive_left -= 1
-            scores.append(_new(DragonScore, (cell, tamers, value, False, kingdom)))
+            scores.append(DragonScore(cell, tamers, value, False, kingdom))
         else:
-            scores.append(_new(DragonScore, (cell, tamers, -value, bool(tamers), kingdom)))
+            scores.append(DragonScore(cell, tamers, -value, bool(tamers), kingdom))
     return tuple(scores)

@@ -15,20 +15,14 @@ from pathlib import Path
 
 from flask import Flask
 from flask_migrate import Migrate, upgrade
-from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import NullPool
+
+from .db import db
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
-
-class Base(DeclarativeBase):
-    pass
-
-
-db = SQLAlchemy(model_class=Base)
 migrate = Migrate(directory=str(MIGRATIONS))
 
 

@@ -13,7 +13,7 @@ import re
 from datetime import date
 
 from ..engine import Game, GameError, GameErrors, InvalidGame, Row
-from . import db
+from .db import db
 from .games import Details, save_game, sheet_of
 from .models import SavedGame
 

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..engine import RULES_VERSION, Game, Row, ScoreSheet, score_game
-from . import db
+from .db import db
 from .models import GameRevision, PlayerResult, SavedGame
 
 MAX_LOCATION = 100

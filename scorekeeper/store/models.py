@@ -14,7 +14,7 @@ from datetime import date, datetime
 from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from . import db
+from .db import db
 
 
 class SavedGame(db.Model):

@@ -47,6 +47,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        if error.response is not None:  # a view's own refusal, such as a rate limit's on_breach page
+            return error.response
         if _wants_json():
             return jsonify(errors=[f"{error.name}: {error.description}"]), error.code
         page = render_template("errors/error.html", error=error, default_description=type(error).description)

@@ -12,9 +12,10 @@ import hashlib
 import json
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, session, url_for
 from flask_babel import format_date, format_datetime
 from flask_wtf import FlaskForm
+from flask_wtf.csrf import CSRFError
 
 from ..engine import GameErrors, Row
 from ..store import games as store
@@ -22,25 +23,36 @@ from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
 from .display import totals_chart
 from .forms import CorrectionForm, SaveGameForm
+from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
 from .i18n import N_, error_message, gettext
 from .links import DamagedLink, decode_game
-from .security import limiter, pdf_rate_limit, save_rate_limit
-from .views import (
-    GAME_FORMS,
-    SAVE_CORRECTION,
-    SheetLinks,
-    form_from_data,
-    pdf_response,
-    process_game_form,
-    render_game_form,
-    render_sheet_with_save_form,
-    sheet_context,
-)
+from .security import expired_form_page, limiter, save_rate_limit
+from .sheet_page import SheetLinks, pdf_limit, pdf_response, render_sheet_with_save_form, sheet_context
 
 bp = Blueprint("games", __name__)
 
 #: Largest import upload, in bytes (about 2,500 four-player games).
 IMPORT_LIMIT = 8 * 1024 * 1024
+
+CORRECTING = N_("Correct a saved game")
+SAVE_EXPIRED = N_("The save form had expired; your entries are below: press “Save this game” again.")
+
+
+@bp.errorhandler(CSRFError)
+def form_expired(error: CSRFError):
+    """A post without a valid CSRF token: nothing is stored. The save form and
+    the correction come back with what was typed; deleting and importing give
+    the error page."""
+    if request.endpoint == "games.save" and request.form.get("token"):
+        return render_sheet_with_save_form(request.form["token"], SaveGameForm(), [gettext(SAVE_EXPIRED)], 400)
+    if request.endpoint == "games.correct":
+        action_url = url_for(".correct", **request.view_args)
+        return expired_game_form(CorrectionForm, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
+    return expired_form_page(error)
+
+
+def _too_many_saves() -> str:
+    return gettext("Too many saves from your address just now; wait a minute, then press the button again.")
 
 
 @bp.app_template_filter("when")
@@ -52,8 +64,17 @@ def when(moment: datetime) -> str:
     return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
 
 
+def _save_refused(limit) -> Response | None:
+    """Over the save limit: the sheet again, its save form showing what was typed
+    (without a sheet link, ``None``: the error page)."""
+    token = request.form.get("token")
+    if not token:
+        return None
+    return make_response(render_sheet_with_save_form(token, SaveGameForm(), [_too_many_saves()], 429))
+
+
 @bp.post("/games")
-@limiter.shared_limit(save_rate_limit, scope="saves")
+@limiter.shared_limit(save_rate_limit, scope="saves", on_breach=_save_refused)
 def save():
     """Save the game of a sheet link; show its private page with both links."""
     form = SaveGameForm()
@@ -105,7 +126,7 @@ def revision(public_id: str, number: int):
 
 
 @bp.get("/g/<public_id>/r/<int:number>.pdf")
-@limiter.shared_limit(pdf_rate_limit, scope="pdf")
+@pdf_limit
 def revision_pdf(public_id: str, number: int):
     """An earlier revision's sheet as a one-page PDF."""
     saved = _find(public_id)
@@ -119,7 +140,7 @@ def revision_pdf(public_id: str, number: int):
 
 
 @bp.get("/g/<public_id>.pdf")
-@limiter.shared_limit(pdf_rate_limit, scope="pdf")
+@pdf_limit
 def pdf(public_id: str):
     """The saved game's sheet as a one-page PDF (paper as for any sheet)."""
     saved = _find(public_id)
@@ -144,8 +165,15 @@ def manage(public_id: str, secret: str):
     return _render_saved(saved, saved.entry, viewing=None, secret=secret)
 
 
+def _correction_refused(limit) -> Response:
+    """Over the save limit: the correction form again with every entry."""
+    form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **request.view_args)
+    page = {"heading": CORRECTING, "submit_label": SAVE_CORRECTION}
+    return make_response(render_game_form(form, action_url, [_too_many_saves()], status=429, **page))
+
+
 @bp.route("/g/<public_id>/<secret>/edit", methods=["GET", "POST"])
-@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"])
+@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"], on_breach=_correction_refused)
 def correct(public_id: str, secret: str):
     """Correct a saved game: the filled form; saving keeps the earlier revision."""
     saved = _find_editable(public_id, secret)
@@ -186,16 +214,6 @@ def correct(public_id: str, secret: str):
     return process_game_form(
         CorrectionForm(), action_url, store_correction, heading=CORRECTING, submit_label=SAVE_CORRECTION
     )
-
-
-CORRECTING = N_("Correct a saved game")
-
-
-GAME_FORMS["games.correct"] = (
-    CorrectionForm,
-    lambda: url_for("games.correct", **request.view_args),
-    {"heading": CORRECTING, "submit_label": SAVE_CORRECTION},
-)
 
 
 @bp.post("/g/<public_id>/<secret>/delete")

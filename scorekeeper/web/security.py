@@ -1,4 +1,5 @@
-"""Security around the app: headers (flask-talisman), proxies (ProxyFix), rate limits (Flask-Limiter).
+"""Security around the app: headers (flask-talisman), proxies (ProxyFix), rate limits (Flask-Limiter),
+the page for an expired form (Flask-WTF's CSRF check).
 
 Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 
@@ -17,10 +18,12 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, current_app, render_template
+from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
+from flask_wtf.csrf import CSRFError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = {
@@ -76,3 +79,13 @@ def init_security(app: Flask) -> None:
         permissions_policy={"camera": "()", "microphone": "()", "geolocation": "()", "browsing-topics": "()"},
     )
     limiter.init_app(app)
+
+
+def expired_form_page(error: CSRFError):
+    """The error page for a form posted without a valid CSRF token, where the
+    view has no form of its own to show again (nothing was changed)."""
+    error.description = gettext(
+        "This form had expired, or your browser did not send its cookie. "
+        "Go back, reload the page and try again; nothing was changed."
+    )
+    return render_template("errors/error.html", error=error), 400

@@ -1,0 +1,177 @@
+"""The game form (a new game, or the correction of a saved one): reading a post,
+adding and removing player panels, checking the entries with the engine (R8)
+and showing the form again with every entry and each error beside its field.
+
+Used by the blueprints that enter a whole game (``sheets`` and ``games``); each
+hands over its own form class, action URL and page words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from types import SimpleNamespace
+
+from flask import Response, render_template, request
+
+from ..engine import (
+    LEGENDS,
+    MAX_PLAYERS,
+    DuplicateLegend,
+    Game,
+    GameError,
+    GameErrors,
+    InvalidPlayerName,
+    UnknownCard,
+    UnknownLegend,
+)
+from .forms import GameForm
+from .i18n import N_, error_message, error_text, gettext, ngettext
+
+EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
+SAVE_CORRECTION = N_("Save the correction")
+
+
+def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game, GameForm], Response], **page):
+    """The POST of a game form: add or remove a player panel, show it in another
+    language (``?lang=``), or check the
+    entries with the engine (R8) and hand a valid game to *on_valid*. Every
+    refusal shows the form again with all entries and the errors beside them."""
+    action = request.form.get("action", "score")
+    pasted = all([player.form.apply_paste() for player in form.players])
+    # "language": the header's language buttons post the form; it comes back unchanged, every entry kept
+    if action in ("add", "language") or action.startswith("remove-"):
+        return render_game_form(_changed_players(form, action), action_url, **page)
+    shape_ok = form.validate() and pasted
+    if "csrf_token" in form.errors:
+        return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
+    try:
+        game = Game.from_dict(form.game_data())
+    except GameErrors as problems:
+        return render_game_form(form, action_url, _attach_errors(form, problems.errors), status=422, **page)
+    if not shape_ok:
+        return render_game_form(form, action_url, status=422, **page)
+    return on_valid(game, form)
+
+
+def expired_game_form(form_class: type[GameForm], action_url: str, **page):
+    """The answer to a game form posted without a valid CSRF token (expired, or
+    the cookie was not sent), for the blueprint's ``errorhandler(CSRFError)``:
+    nothing is scored or stored and every entry comes back with :data:`EXPIRED`
+    (400). Adding or removing a player panel still works: it stores nothing."""
+    form = form_class(meta={"csrf": True})
+    action = request.form.get("action", "score")
+    if action == "add" or action.startswith("remove-"):
+        return render_game_form(_changed_players(form, action), action_url, **page)  # changes nothing
+    return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
+
+
+def render_game_form(
+    form: GameForm,
+    action_url: str,
+    messages: list[str] | None = None,
+    status: int = 200,
+    heading: str = N_("Score a game"),
+    submit_label: str = N_("Score the game"),
+):
+    """The game form page (new game or correction) with *messages* for the whole form."""
+    correcting = submit_label == SAVE_CORRECTION
+    return (
+        render_template(
+            "sheets/form.html",
+            form=form,
+            nothing_done=gettext("Nothing was saved yet.") if correcting else gettext("Nothing was scored yet."),
+            action_url=action_url,
+            game_form_action=action_url,  # the header's language buttons post the form (entries kept)
+            messages=messages or [],
+            legends=LEGENDS,
+            max_players=MAX_PLAYERS,
+            entry_errors=any(_has_errors(player.form) for player in form.players),
+            player_has_errors=_has_errors,
+            player_problems=_problems,
+            heading=gettext(heading),
+            submit_label=gettext(submit_label),
+        ),
+        status,
+    )
+
+
+def _problems(panel) -> list[str]:
+    """What is wrong in one player's panel, for the summary above the form
+    (each message also stands beside its field)."""
+    problems = [*panel.name.errors, *panel.paste.errors, *panel.legends.errors]
+    bad_cells = sum(1 for cell in panel.cells if cell.errors)
+    if bad_cells:
+        problems.append(ngettext("%(num)d cell marked in red", "%(num)d cells marked in red", bad_cells))
+    return [str(problem) for problem in problems]
+
+
+def _has_errors(panel) -> bool:
+    return bool(
+        panel.name.errors or panel.legends.errors or panel.paste.errors or any(cell.errors for cell in panel.cells)
+    )
+
+
+def form_from_data(form_class: type[GameForm], data: dict, played_on: date | None = None, **extra) -> GameForm:
+    """A *form_class* form showing a game file object (entries kept exactly as
+    given); *extra* fills the form's other fields (location, notes, …)."""
+    players = [
+        {
+            "name": p["name"],
+            "cells": [card for row in p["kingdom"] for card in row],
+            "legends": p["legends"],
+        }
+        for p in data["players"]
+    ]
+    # FormField reads sub-form data as attributes, hence the namespaces.
+    return form_class(
+        formdata=None,
+        data={
+            "ruleset": data["ruleset"],
+            "played_on": played_on,
+            "players": [SimpleNamespace(**p) for p in players],
+            **extra,
+        },
+    )
+
+
+def _changed_players(form: GameForm, action: str) -> GameForm:
+    """The same entries (and other fields) with one player panel added or removed (or none, for "language")."""
+    data = form.game_data()
+    players = data["players"]
+    pastes = [player.form.paste.data or "" for player in form.players][: len(players)]  # text not read yet
+    if action == "add" and len(players) < MAX_PLAYERS:
+        players.append({"name": "", "kingdom": [[""] * 4 for _ in range(4)], "legends": []})
+        pastes.append("")
+    elif action.startswith("remove-"):
+        index = action.removeprefix("remove-")
+        if index.isascii() and index.isdecimal() and int(index) < len(players):
+            del players[int(index)]
+            del pastes[int(index)]
+    extra = {name: field.data for name, field in form._fields.items() if name not in GAME_FIELDS}
+    changed = form_from_data(type(form), data, form.played_on.data, **extra)
+    for player, paste in zip(changed.players, pastes, strict=False):
+        player.form.paste.data = paste
+    changed.fill_to_minimum()
+    return changed
+
+
+GAME_FIELDS = {"ruleset", "played_on", "players", "csrf_token"}
+
+
+def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
+    """Put each engine error beside its field; return those that belong to the whole form."""
+    general = []
+    for error in errors:
+        panel = form.players[error.player].form if error.player is not None else None
+        if panel is None:
+            general.append(error_message(error))
+        elif isinstance(error, InvalidPlayerName):
+            panel.name.errors = [*panel.name.errors, error_text(error)]
+        elif isinstance(error, UnknownCard) and error.cell is not None:
+            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, error_message(error)]
+        elif isinstance(error, (UnknownLegend, DuplicateLegend)):
+            panel.legends.errors = [*panel.legends.errors, error_text(error)]
+        else:
+            panel.name.errors = [*panel.name.errors, error_text(error)]
+    return general

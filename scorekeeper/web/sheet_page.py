@@ -1,0 +1,176 @@
+"""The score sheet page (R7: rows, totals, places) and its PDF, for a sheet
+link (the game packed in the URL) and for a saved game alike.
+
+Here: what ``sheets/sheet.html`` needs (context, the 16 cells of each
+kingdom), reading a sheet link, the pages and PDFs kept per link, and the
+PDF rate limit shared by every PDF address.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from dataclasses import dataclass
+from datetime import date
+from types import SimpleNamespace
+
+from flask import Response, abort, make_response, render_template, request, session, url_for
+from flask_babel import get_locale
+from flask_limiter import RequestLimit
+from flask_wtf.csrf import generate_csrf
+from werkzeug.exceptions import BadRequest, TooManyRequests
+
+from ..engine import Game, GameErrors, KingdomScore, Row, ScoreSheet, cell_name, score_game
+from .forms import SaveGameForm
+from .i18n import gettext
+from .links import DamagedLink, decode_game
+from .pdf import choose_paper, render_pdf
+from .security import limiter, pdf_rate_limit
+
+
+@dataclass(frozen=True)
+class SheetLinks:
+    """Where a sheet's buttons lead: ``edit`` may be ``None`` (read-only link)."""
+
+    share: str
+    pdf: str
+    edit: str | None = None
+
+
+def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks, **extra) -> dict:
+    """What ``sheets/sheet.html`` needs to draw *scored*."""
+    return {
+        "sheet": scored,
+        "grids": [_grid(result.score) for result in scored.results],
+        "played_on": played_on,
+        "links": links,
+        "Row": Row,
+        **extra,
+    }
+
+
+def _grid(score: KingdomScore) -> list[SimpleNamespace]:
+    """The 16 cells of a scored kingdom with what the sheet marks on each."""
+    conflict_cells = {cell for conflict in score.conflicts for cell in conflict.cells}  # tribe cards, not portals
+    dragons = {dragon.cell: dragon for dragon in score.dragons}
+    return [
+        SimpleNamespace(
+            name=cell_name(cell),
+            card=card,
+            points=score.cell_points(cell),
+            conflict=cell in conflict_cells,
+            dragon=dragons.get(cell),
+        )
+        for cell, card in enumerate(score.kingdom.cards)
+    ]
+
+
+def read_token(token: str) -> tuple[Game, date | None] | None:
+    """The game packed in *token* and its date, or ``None`` for a damaged link."""
+    try:
+        data, played_on = decode_game(token)
+        return Game.from_dict(data), played_on
+    except (DamagedLink, GameErrors):
+        return None
+
+
+def game_from_token(token: str) -> tuple[Game, date | None]:
+    """The game packed in *token* and its date; a damaged link is a 404 (``abort``)."""
+    read = read_token(token)
+    if read is None:
+        abort(404, description=gettext("This score-sheet link is damaged or incomplete. Ask for the link again."))
+    return read
+
+
+def _token_links(token: str) -> SheetLinks:
+    return SheetLinks(
+        share=url_for("sheets.sheet", token=token, _external=True),
+        pdf=url_for("sheets.sheet_pdf", token=token),
+        edit=url_for("sheets.edit", token=token),
+    )
+
+
+def token_sheet(token: str) -> str:
+    """The sheet page of the game packed in *token*, with its save form.
+
+    A link's page is the same for everyone but for the save form's CSRF
+    token, so it is rendered once per link, address and language and kept (LRU); each
+    visitor gets it with a fresh CSRF token in the slot. A damaged link is a 404.
+    """
+    if session.get("_flashes"):  # a message for this visitor only: render, don't cache
+        game, played_on = game_from_token(token)
+        context = sheet_context(score_game(game), played_on, _token_links(token))
+        return render_template(
+            "sheets/sheet.html", **context, save_form=SaveGameForm(token=token), csrf_slot=generate_csrf()
+        )
+    page = _sheet_page(token, request.url_root, str(get_locale() or "en"))
+    return page.replace(CSRF_SLOT, generate_csrf())
+
+
+#: Stands in the cached page where each visitor's CSRF token goes (random per process).
+CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
+
+
+@functools.lru_cache(maxsize=512)
+def _sheet_page(token: str, url_root: str, language: str) -> str:
+    game, played_on = game_from_token(token)
+    context = sheet_context(score_game(game), played_on, _token_links(token))
+    return render_template("sheets/sheet.html", **context, save_form=SaveGameForm(token=token), csrf_slot=CSRF_SLOT)
+
+
+def render_sheet_with_save_form(token: str, save_form: SaveGameForm, messages: list[str], status: int):
+    """The sheet of *token* again, not cached, its save form showing what was
+    typed, what is wrong with it, and a fresh CSRF token; for a damaged
+    *token*, the error page (nothing can be saved from it)."""
+    read = read_token(token)
+    if read is None:
+        error = BadRequest(gettext("That sheet link is damaged; nothing was saved."))
+        return render_template("errors/error.html", error=error), 400
+    game, played_on = read
+    context = sheet_context(score_game(game), played_on, _token_links(token))
+    page = render_template(
+        "sheets/sheet.html", **context, save_form=save_form, save_messages=messages, csrf_slot=generate_csrf()
+    )
+    return page, status
+
+
+def _too_many_pdfs(limit: RequestLimit) -> Response:
+    message = gettext("Too many PDF downloads from your address in a short time. Try again in a minute.")
+    return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
+
+
+#: Decorates every PDF address: PDF downloads per client address, counted
+#: together; over the limit, a 429 page that says so (Flask-Limiter's ``on_breach``).
+pdf_limit = limiter.shared_limit(pdf_rate_limit, scope="pdf", on_breach=_too_many_pdfs)
+
+
+def token_pdf(token: str) -> Response:
+    """The sheet of the game packed in *token* as a one-page PDF download: A4,
+    or Letter by ``?paper=letter`` or by the browser's language. A link's PDF
+    is the same for everyone: kept (LRU) once rendered. A damaged link is a 404."""
+    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    played_on, pdf = _token_pdf(token, paper, request.url_root, str(get_locale() or "en"))
+    return _pdf_download(pdf, played_on)
+
+
+@functools.lru_cache(maxsize=64)
+def _token_pdf(token: str, paper: str, url_root: str, language: str) -> tuple[date | None, bytes]:
+    game, played_on = game_from_token(token)
+    context = sheet_context(score_game(game), played_on, _token_links(token))
+    return played_on, _render_sheet_pdf(context, paper)
+
+
+def pdf_response(context: dict) -> Response:
+    """The sheet of *context* (:func:`sheet_context`) as a one-page PDF download (paper from the request)."""
+    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    return _pdf_download(_render_sheet_pdf(context, paper), context["played_on"])
+
+
+def _render_sheet_pdf(context: dict, paper: str) -> bytes:
+    html = render_template("sheets/sheet.pdf.html", **context, paper=paper)
+    return render_pdf(html, paper, base_url=request.url_root)
+
+
+def _pdf_download(pdf: bytes, played_on: date | None) -> Response:
+    name = f"drako-score-sheet-{played_on or 'game'}.pdf"
+    return Response(pdf, mimetype="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'})
