@@ -21,6 +21,7 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.exceptions import BadRequest, TooManyRequests
 
 from ..engine import Game, GameErrors, KingdomScore, Row, ScoreSheet, cell_name, score_game
+from .display import qr_fits, qr_svg_file
 from .forms import SaveGameForm
 from .i18n import gettext
 from .links import DamagedLink, decode_game
@@ -34,6 +35,7 @@ class SheetLinks:
 
     share: str
     pdf: str
+    qr: str | None  # the QR code image of ``share``; ``None`` when the link is too long for one
     edit: str | None = None
 
 
@@ -83,11 +85,23 @@ def game_from_token(token: str) -> tuple[Game, date | None]:
 
 
 def _token_links(token: str) -> SheetLinks:
+    share = url_for("sheets.sheet", token=token, _external=True)
     return SheetLinks(
-        share=url_for("sheets.sheet", token=token, _external=True),
+        share=share,
         pdf=url_for("sheets.sheet_pdf", token=token),
+        qr=url_for("sheets.sheet_qr", token=token) if qr_fits(share) else None,
         edit=url_for("sheets.edit", token=token),
     )
+
+
+def qr_response(link: str) -> Response:
+    """The QR code image of *link*, cached by browsers for a year (the link in
+    it never changes for that address); 404 if *link* is too long for a code."""
+    if not qr_fits(link):
+        abort(404)
+    response = Response(qr_svg_file(link), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
 
 
 def token_sheet(token: str) -> str:

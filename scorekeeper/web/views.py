@@ -10,7 +10,7 @@ from .forms import GameForm
 from .game_form import expired_game_form, form_from_data, process_game_form, render_game_form
 from .links import encode_game
 from .security import expired_form_page
-from .sheet_page import game_from_token, pdf_limit, token_pdf, token_sheet
+from .sheet_page import game_from_token, pdf_limit, qr_response, token_pdf, token_sheet
 
 bp = Blueprint("sheets", __name__)
 
@@ -53,6 +53,14 @@ def sheet_pdf(token: str):
     by the browser's language (en-US and the other Letter countries).
     A link's PDF is the same for everyone: kept (LRU) once rendered."""
     return token_pdf(token)
+
+
+@bp.get("/sheet/<token>/qr.svg")
+def sheet_qr(token: str):
+    """The QR code of the sheet's link (an image of its own, cached by browsers:
+    the page does not wait for it)."""
+    game_from_token(token)  # a damaged link gets no code
+    return qr_response(url_for(".sheet", token=token, _external=True))
 
 
 @bp.get("/sheet/<token>/edit")

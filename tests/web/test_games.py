@@ -58,7 +58,7 @@ def test_save_gives_read_only_and_private_links_with_qr(db_client):
     assert totals(page) == [p["total"] for p in FOUR["expected"]["players"]]
     assert soup.select_one("#read-only-link")["value"].endswith(public)
     assert soup.select_one("#edit-link")["value"].endswith(private)
-    assert soup.select_one("#owner .qr-screen svg")
+    assert soup.select_one("#owner .qr-screen img")["src"].endswith("/qr.svg")
     assert soup.select_one("#location").get_text() == "Café Drako"
     assert soup.select_one("#played-on")["datetime"] == "2026-11-28"
     public_id = public.removeprefix("/g/")
