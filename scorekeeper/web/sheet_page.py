@@ -9,7 +9,6 @@ PDF rate limit shared by every PDF address.
 from __future__ import annotations
 
 import functools
-import secrets
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
@@ -26,7 +25,7 @@ from .forms import SaveGameForm
 from .i18n import gettext
 from .links import DamagedLink, decode_game
 from .pdf import choose_paper, render_pdf
-from .security import limiter, pdf_rate_limit
+from .security import CSRF_SLOT, limiter, pdf_rate_limit
 
 
 @dataclass(frozen=True)
@@ -121,8 +120,6 @@ def token_sheet(token: str) -> str:
     return page.replace(CSRF_SLOT, generate_csrf())
 
 
-#: Stands in the cached page where each visitor's CSRF token goes (random per process).
-CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
 
 
 @functools.lru_cache(maxsize=512)

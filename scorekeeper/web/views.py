@@ -7,7 +7,7 @@ from flask_wtf.csrf import CSRFError
 
 from ..engine import Game
 from .forms import GameForm
-from .game_form import expired_game_form, form_from_data, process_game_form, render_game_form
+from .game_form import empty_game_form, expired_game_form, form_from_data, process_game_form, render_game_form
 from .links import encode_game
 from .security import expired_form_page
 from .sheet_page import game_from_token, pdf_limit, qr_response, token_pdf, token_sheet
@@ -20,9 +20,7 @@ def new_game():
     """The new-game form. Its buttons score the game, add or remove a player."""
     action_url = url_for(".new_game")
     if request.method in ("GET", "HEAD"):
-        form = GameForm()
-        form.fill_to_minimum()
-        return render_game_form(form, action_url)
+        return empty_game_form(GameForm, action_url)
 
     def show_sheet(game: Game, form: GameForm):
         return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)
