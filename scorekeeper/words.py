@@ -19,7 +19,7 @@ pages build a :class:`Words` from Flask-Babel's translations and locale
 from __future__ import annotations
 
 import gettext as _gettext
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from babel import Locale
@@ -107,6 +107,9 @@ _SORTED_POSITIONS = (
 #: Harmony Points with their sign, as every explanation ends: "+4", "-2", "+0".
 _SIGNED = parse_pattern("+#,##0;-#,##0")
 
+#: How many ways of reaching a card one :class:`Words` keeps written.
+_KEPT_WAYS = 1024
+
 #: The project's English is British: lists without a serial comma ("Ada, Bo and Cy").
 _BRITISH = Locale("en", "GB")
 
@@ -128,7 +131,10 @@ class Words:
         self._pgettext = catalogue.pgettext
         parsed = Locale.parse(locale)
         self.locale = _BRITISH if parsed.language == "en" and not parsed.territory else parsed
+        # A page or a sheet says the same few words many times: each is looked up once.
         self._signed: dict[int, str] = {}
+        self._ways: dict[tuple[bool, tuple[tuple[int, ...], ...]], str] = {}  # by the portals' cells
+        self._cards = {card: self._(name) for card, name in _CARD_NAMES.items()}
 
     # -- gettext, as Flask-Babel calls it: the message, then its %(name)s parameters
 
@@ -148,7 +154,7 @@ class Words:
 
     def card(self, card: Card) -> str:
         """The card's name (``Magisches Portal``: the German edition's words)."""
-        return self._(_CARD_NAMES[card])
+        return self._cards[card]
 
     def cards(self, card: Card) -> str:
         """The card's name for several of them (``Forests``)."""
@@ -186,14 +192,19 @@ class Words:
 
     # -- why these points (R2–R7)
 
-    def way(self, adjacent: bool, networks: Iterable[PortalNetwork]) -> str:
+    def way(self, adjacent: bool, networks: tuple[PortalNetwork, ...]) -> str:
         """How one card reaches another (R2): ``"adjacent and through portal r3c3"``."""
-        ways = [self._("adjacent")] if adjacent else []
-        for network in networks:
-            cells = "+".join([cell_name(cell) for cell in network.portals])
-            count = len(network.portals)
-            ways.append(self.ngettext("through portal %(cells)s", "through portals %(cells)s", count, cells=cells))
-        return self.listing(ways)
+        key = (adjacent, tuple([network.portals for network in networks]))
+        found = self._ways.get(key)
+        if found is None:
+            ways = [self._("adjacent")] if adjacent else []
+            for portals in key[1]:
+                cells, count = "+".join([cell_name(cell) for cell in portals]), len(portals)
+                ways.append(self.ngettext("through portal %(cells)s", "through portals %(cells)s", count, cells=cells))
+            if len(self._ways) >= _KEPT_WAYS:  # the words of a long-running process stay small
+                self._ways.clear()
+            found = self._ways[key] = self.listing(ways)
+        return found
 
     def reason(self, reason: Reason) -> str:
         """One line of "why these points", by its ``message_id`` (:data:`REASON_IDS`)."""
