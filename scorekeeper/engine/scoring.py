@@ -96,7 +96,7 @@ class TribeScore(NamedTuple):
         for other in cells_of(self.reached):
             land = cards[other]
             networks = reach.networks_between(cell, other) if shared & borders[other] else ()
-            found.append(_new(LandPoints, (other, land, table[land], bool(adjacent >> other & 1), networks)))
+            found.append(LandPoints(other, land, table[land], bool(adjacent >> other & 1), networks))
         return tuple(found)
 
     @property
