@@ -5,10 +5,12 @@ Run from the repository root::
     .venv/bin/python bench/engine.py            # 2000 timed runs
     .venv/bin/python bench/engine.py --runs 10000
 
-Each run is ``score_game(Game.from_dict(game)).to_dict()`` on the game of
-tests/data/cases/19-four-players.json: reading and validating the file object
-(R8), scoring four kingdoms (R2–R6), placing the players (R7) and writing every
-explanation sentence. Prints the median and 90th percentile in microseconds.
+Each run is ``ENGLISH.sheet(score_game(Game.from_dict(game)))`` on the game of
+tests/data/cases/19-four-players.json, what ``scorekeeper score --format json``
+and ``POST /api/score`` do: reading and validating the file object (R8),
+scoring four kingdoms (R2–R6), placing the players (R7) and writing every
+explanation, tiebreak note and warning as an English sentence
+(``scorekeeper.words``). Prints the median and 90th percentile in microseconds.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ import time
 from pathlib import Path
 
 from scorekeeper.engine import Game, score_game
+from scorekeeper.words import ENGLISH
 
 GAME_FILE = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases" / "19-four-players.json"
 
 
 def score_once(game: dict) -> dict:
-    return score_game(Game.from_dict(game)).to_dict()
+    return ENGLISH.sheet(score_game(Game.from_dict(game)))
 
 
 def measure(game: dict, runs: int, warmup: int) -> list[int]:
@@ -50,7 +53,7 @@ def main() -> None:
     timings = measure(game, args.runs, args.warmup)
     median = statistics.median(timings) / 1000
     p90 = statistics.quantiles(timings, n=10)[-1] / 1000
-    print(f"score_game(Game.from_dict(game)).to_dict(), {GAME_FILE.name}")
+    print(f"ENGLISH.sheet(score_game(Game.from_dict(game))), {GAME_FILE.name}")
     print(f"runs:   {args.runs} (after {args.warmup} warm-up)")
     print(f"median: {median:.0f} µs ({median / 1000:.3f} ms)")
     print(f"p90:    {p90:.0f} µs ({p90 / 1000:.3f} ms)")

@@ -15,6 +15,7 @@ from typing import NoReturn, TextIO
 import click
 
 from scorekeeper.engine import GameErrors, Row, ScoreSheet, score_game_dict
+from scorekeeper.words import ENGLISH
 
 #: Exit status for input the scorer refuses (the same as click's usage errors).
 EXIT_INVALID_INPUT = 2
@@ -47,9 +48,9 @@ def score(ctx: click.Context, file: TextIO, output_format: str, explain: bool) -
     try:
         sheet = score_game_dict(data)
     except GameErrors as errors:
-        _refuse(ctx, errors.messages())
+        _refuse(ctx, ENGLISH.errors(errors))
     if output_format == "json":
-        click.echo(json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(ENGLISH.sheet(sheet), indent=2, ensure_ascii=False))
     else:
         click.echo(format_sheet(sheet, explain=explain))
 
@@ -101,7 +102,7 @@ def import_file(ctx: click.Context, file: TextIO) -> None:
         try:
             stored = import_games(data)
         except GameErrors as errors:
-            _refuse(ctx, errors.messages())
+            _refuse(ctx, ENGLISH.errors(errors))
         for saved, secret in stored:
             names = ", ".join(r.name for r in saved.results)
             click.echo(f"saved {saved.played_on} {names}")
@@ -159,18 +160,19 @@ def format_sheet(sheet: ScoreSheet, *, explain: bool = False) -> str:
     """The score sheet as plain text: one column per player (input order),
     the seven rows, Total and Place, then winners, tiebreak notes (R7.5),
     deck warnings (R1) and, with *explain*, the cards behind every row."""
+    words = ENGLISH
     names = [result.player.name for result in sheet.results]
-    label_width = max(len(row.label) for row in Row)
+    label_width = max(len(words.row(row)) for row in Row)
     widths = [max(_columns(name), 5) for name in names]
 
     def line(label: str, cells: list[str]) -> str:
         padded = "  ".join(" " * (width - _columns(cell)) + cell for cell, width in zip(cells, widths, strict=True))
         return f"{label.ljust(label_width)}  {padded}".rstrip()
 
-    lines = [f"DRAKO: Aetherya Pocket score sheet ({sheet.game.ruleset.name} rules)", ""]
+    lines = [f"DRAKO: Aetherya Pocket score sheet ({words.ruleset(sheet.game.ruleset)} rules)", ""]
     lines.append(line("", names))
     for row in Row:
-        lines.append(line(row.label, [str(result.rows[row]) for result in sheet.results]))
+        lines.append(line(words.row(row), [str(result.rows[row]) for result in sheet.results]))
     lines.append("-" * len(line("", names)))
     lines.append(line("Total", [str(result.total) for result in sheet.results]))
     lines.append(line("Place", [str(result.place) for result in sheet.results]))
@@ -181,15 +183,15 @@ def format_sheet(sheet: ScoreSheet, *, explain: bool = False) -> str:
         lines.append(f"Winner: {winners[0]}")
     else:
         lines.append(f"Winners (shared): {', '.join(winners)}")
-    notes = [sheet.describe_tiebreak(t) for t in sheet.tiebreaks]
-    notes += [sheet.describe_shared(group) for group in sheet.shared]
+    notes = [words.tiebreak(sheet, t) for t in sheet.tiebreaks]
+    notes += [words.shared(sheet, group) for group in sheet.shared]
     lines.extend(f"Tiebreak: {note}" for note in notes)
-    lines.extend(f"Warning: {warning.message}" for warning in sheet.warnings)
+    lines.extend(f"Warning: {words.warning(warning)}" for warning in sheet.warnings)
 
     if explain:
         for result in sheet.results:
             lines += ["", f"{result.player.name}: {result.total}"]
             for row in Row:
-                lines.append(f"  {row.label} {result.rows[row]}")
-                lines.extend(f"    {sentence}" for sentence in result.score.explain(row))
+                lines.append(f"  {words.row(row)} {result.rows[row]}")
+                lines.extend(f"    {sentence}" for sentence in words.explain(result.score, row))
     return "\n".join(lines)

@@ -38,7 +38,7 @@ from .game import (
 from .kingdom import Kingdom, Link, PortalNetwork, cell_name
 from .legends import LEGENDS, LEGENDS_BY_ID, Legend
 from .rulesets import CLASSIC, DEFAULT_RULESET, POCKET, RULES_VERSION, RULESETS, Ruleset, get_ruleset
-from .scoring import Conflict, DragonScore, KingdomScore, Row, TribeScore, score_kingdom
+from .scoring import Conflict, DragonScore, KingdomScore, LandPoints, Reason, Row, TribeScore, score_kingdom
 
 __all__ = [
     "RULES_VERSION",
@@ -66,12 +66,14 @@ __all__ = [
     "InvalidPlayerName",
     "Kingdom",
     "KingdomScore",
+    "LandPoints",
     "Legend",
     "Link",
     "Player",
     "PlayerCountError",
     "PlayerResult",
     "PortalNetwork",
+    "Reason",
     "Row",
     "Ruleset",
     "ScoreSheet",

@@ -2,8 +2,11 @@
 
 Every error is a :class:`ValueError` carrying where it applies: the player's
 index (0-based, input order) and name when known, and for cells the row and
-column (1-based, as players count them). The web and CLI layers turn them into
-messages; ``str(error)`` is already a full sentence naming player and cell.
+column (1-based, as players count them). What is wrong is a message id
+(``"player-count"``) with its parameters (``count=1``), not a sentence: the
+engine has no words. ``scorekeeper.words`` writes them in a language (the
+command line and the JSON API in English, the pages in the reader's);
+``str(error)`` is only the id and parameters, for logs.
 """
 
 from __future__ import annotations
@@ -12,28 +15,35 @@ from __future__ import annotations
 class GameError(ValueError):
     """Base class of every refused input.
 
-    :param message: what is wrong, without the player/cell prefix.
+    :param message_id: what is wrong, as a message id (``"card-unknown"``).
     :param player: 0-based index of the player concerned, or ``None``.
     :param player_name: the name as entered, when there is one.
     :param row: 1-based row (1..4) of the cell concerned, or ``None``.
     :param column: 1-based column (1..4) of the cell concerned, or ``None``.
+    :param game: 1-based number of the game in a history being imported, or ``None``.
+    :param params: what the message needs: counts, the value refused (text,
+        at most 40 characters), a Legend id, another player's index and name…
     """
 
     def __init__(
         self,
-        message: str,
+        message_id: str,
         *,
         player: int | None = None,
         player_name: str | None = None,
         row: int | None = None,
         column: int | None = None,
+        game: int | None = None,
+        **params: object,
     ) -> None:
-        self.message = message
+        self.message_id = message_id
+        self.params = params
         self.player = player
         self.player_name = player_name
         self.row = row
         self.column = column
-        super().__init__(self.describe())
+        self.game = game
+        super().__init__(message_id)
 
     @property
     def cell(self) -> int | None:
@@ -42,22 +52,23 @@ class GameError(ValueError):
             return None
         return (self.row - 1) * 4 + (self.column - 1)
 
-    def where(self) -> str:
-        """``"Ada, row 2, column 3"``: who and which cell, or ``""``."""
-        parts = []
-        if self.player_name:
-            parts.append(self.player_name)
-        elif self.player is not None:
-            parts.append(f"Player {self.player + 1}")
-        if self.row is not None:
-            parts.append(f"row {self.row}")
-        if self.column is not None:
-            parts.append(f"column {self.column}")
-        return ", ".join(parts)
+    def in_game(self, number: int) -> GameError:
+        """The same error, said of game *number* (1-based) of a history."""
+        return type(self)(
+            self.message_id,
+            player=self.player,
+            player_name=self.player_name,
+            row=self.row,
+            column=self.column,
+            game=number,
+            **self.params,
+        )
 
-    def describe(self) -> str:
-        where = self.where()
-        return f"{where}: {self.message}" if where else self.message
+    def __str__(self) -> str:
+        fields = ("game", "player", "player_name", "row", "column")
+        where = [f"{name}={getattr(self, name)!r}" for name in fields if getattr(self, name) is not None]
+        params = [f"{name}={value!r}" for name, value in self.params.items()]
+        return f"{self.message_id}({', '.join(where + params)})"
 
 
 class InvalidGame(GameError):
@@ -100,11 +111,4 @@ class GameErrors(ValueError):
 
     def __init__(self, errors: list[GameError]) -> None:
         self.errors = tuple(errors)
-        super().__init__("; ".join(self.messages()))
-
-    def messages(self, limit: int = 50) -> list[str]:
-        """One sentence per problem, at most *limit*, then how many more there were."""
-        shown = [str(error) for error in self.errors[:limit]]
-        if len(self.errors) > limit:
-            shown.append(f"… and {len(self.errors) - limit} more problems")
-        return shown
+        super().__init__("; ".join(str(error) for error in self.errors))

@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import Card
 from .errors import (
@@ -63,7 +63,7 @@ class Game:
         """
         errors: list[GameError] = []
         if not isinstance(data, dict):
-            raise GameErrors([InvalidGame('a game must be a JSON object with a "players" list')])
+            raise GameErrors([InvalidGame("game-not-object")])
         ruleset = DEFAULT_RULESET
         if "ruleset" in data and data["ruleset"] is not None:
             try:
@@ -73,20 +73,22 @@ class Game:
         raw_players = data.get("players")
         if not isinstance(raw_players, list):
             if isinstance(data.get("game"), dict) and "players" in data["game"]:  # a worked case: game + expected
-                errors.append(InvalidGame('a game needs a "players" list at the top; this file has it under "game"'))
+                errors.append(InvalidGame("players-under-game"))
             else:
-                errors.append(InvalidGame('a game needs a "players" list'))
+                errors.append(InvalidGame("players-missing"))
             raise GameErrors(errors)
         if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
-            errors.append(PlayerCountError(f"a game has 2 to 4 players, not {len(raw_players)}"))
+            errors.append(
+                PlayerCountError("player-count", count=len(raw_players), least=MIN_PLAYERS, most=MAX_PLAYERS)
+            )
             raise GameErrors(errors)
 
         players: list[Player] = []
         seen_names: dict[str, str] = {}
-        claimed_by: dict[str, str] = {}
+        claimed_by: dict[str, tuple[int, str | None]] = {}  # Legend id → (player, name)
         for index, raw in enumerate(raw_players):
             if not isinstance(raw, dict):
-                errors.append(InvalidGame("a player must be an object with name, kingdom and legends", player=index))
+                errors.append(InvalidGame("player-not-object", player=index))
                 continue
             name, name_errors = _check_name(raw.get("name"), index, seen_names)
             errors.extend(name_errors)
@@ -101,33 +103,29 @@ class Game:
             legend_ids: list[str] = []
             reported: set[object] = set()  # each Legend problem once, however often it is listed
             if not isinstance(legends, list):
-                errors.append(InvalidGame("legends must be a list of Legend ids", **who))
+                errors.append(InvalidGame("legends-not-list", **who))
                 legends = []
             for legend_id in legends:
                 if not isinstance(legend_id, str):
                     if str not in reported:
                         reported.add(str)
-                        errors.append(UnknownLegend('a Legend id must be text, like "lands-forest"', **who))
+                        errors.append(UnknownLegend("legend-not-text", **who))
                 elif legend_id not in LEGENDS_BY_ID:
                     if legend_id not in reported:
                         reported.add(legend_id)
-                        errors.append(UnknownLegend(f"{legend_id[:40]!r} is not a Legend id", **who))
+                        errors.append(UnknownLegend("legend-unknown", value=legend_id[:40], **who))
                 elif legend_id in legend_ids:
                     if legend_id not in reported:
                         reported.add(legend_id)
-                        name = LEGENDS_BY_ID[legend_id].name
-                        errors.append(DuplicateLegend(f"the Legend “{name}” is listed twice", **who))
+                        errors.append(DuplicateLegend("legend-listed-twice", legend=legend_id, **who))
                 elif legend_id in claimed_by:
+                    by_player, by_name = claimed_by[legend_id]
                     errors.append(
-                        DuplicateLegend(
-                            f"the Legend “{LEGENDS_BY_ID[legend_id].name}” is already claimed by "
-                            f"{claimed_by[legend_id]}; a Legend belongs to one player",
-                            **who,
-                        )
+                        DuplicateLegend("legend-claimed", legend=legend_id, by_player=by_player, by_name=by_name, **who)
                     )
                 else:
                     legend_ids.append(legend_id)
-                    claimed_by[legend_id] = name or f"Player {index + 1}"
+                    claimed_by[legend_id] = (index, name or None)
             if not kingdom_problems and not errors:
                 kingdom = Kingdom.from_rows(raw["kingdom"])
                 players.append(Player(name, kingdom, tuple(legend_ids)))
@@ -175,21 +173,18 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
     if raw is None:
         raw = ""
     if not isinstance(raw, str):
-        return "", [InvalidPlayerName("the name must be text", player=index)]
+        return "", [InvalidPlayerName("name-not-text", player=index)]
     name = unicodedata.normalize("NFC", raw).strip()
     if any(_is_forbidden(ch) for ch in name):
-        return "", [
-            InvalidPlayerName(
-                "the name contains control or direction characters; use letters, digits and punctuation",
-                player=index,
-            )
-        ]
+        return "", [InvalidPlayerName("name-hidden-characters", player=index)]
     if not any(_is_visible(ch) for ch in name):
-        return name, [InvalidPlayerName("the name is empty", player=index)]
+        return name, [InvalidPlayerName("name-empty", player=index)]
     if len(name) > MAX_NAME_LENGTH:
         return name, [
             InvalidPlayerName(
-                f"the name is {len(name)} characters long; at most {MAX_NAME_LENGTH} are allowed",
+                "name-too-long",
+                length=len(name),
+                most=MAX_NAME_LENGTH,
                 player=index,
                 player_name=name[:MAX_NAME_LENGTH] + "…",
             )
@@ -197,17 +192,9 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
     # invisible formatting characters (a zero-width space) do not make another name
     key = "".join(ch for ch in name if unicodedata.category(ch) != "Cf").casefold()
     if key in seen:
-        return name, [InvalidPlayerName(f"the name is already used by {seen[key]}", player=index, player_name=name)]
+        return name, [InvalidPlayerName("name-taken", other=seen[key], player=index, player_name=name)]
     seen[key] = name
     return name, []
-
-
-#: How a tiebreak note names position 1..7 of the rows sorted from highest
-#: to lowest (R7.5): "the second-highest row", not "row 2", which reads as
-#: the sheet's second row (Dwarves).
-SORTED_POSITIONS = tuple(
-    f"the {which}highest row" for which in ("", "second-", "third-", "fourth-", "fifth-", "sixth-", "seventh-")
-)
 
 
 @dataclass(frozen=True)
@@ -219,7 +206,13 @@ class Tiebreak:
     :ivar total: their equal total, in Harmony Points.
     :ivar position: 1-based position of the sorted row lists that decided.
     :ivar values: the two values at that position, ahead's first.
+
+    Its sentence (message id ``"tiebreak"``) names the position as the
+    sorted one ("the second-highest row"), never "row 2", which reads as the
+    sheet's second row (Dwarves).
     """
+
+    message_id: ClassVar[str] = "tiebreak"
 
     ahead: int
     behind: int
@@ -235,23 +228,15 @@ class DeckWarning:
     :ivar card: the card type.
     :ivar count: copies entered across all kingdoms.
     :ivar deck: copies in the deck for this player count (2 × players).
+    :ivar players: how many players the game has.
     """
+
+    message_id: ClassVar[str] = "deck-warning"
 
     card: Card
     count: int
     deck: int
     players: int
-
-    @property
-    def message(self) -> str:
-        name = self.card.label + ("s" if self.card in _PLURAL_S else "")
-        return (
-            f"more {name} than a {self.players}-player deck holds "
-            f"({self.count} entered, {self.deck} in the deck) — check your entry"
-        )
-
-
-_PLURAL_S = {Card.FOREST, Card.SWAMP, Card.MOUNTAIN, Card.PLAIN, Card.DRAGON, Card.PORTAL}
 
 
 @dataclass(frozen=True)
@@ -287,7 +272,8 @@ class ScoreSheet:
 
     :ivar results: one :class:`PlayerResult` per player, in input order.
     :ivar tiebreaks: every place decided by R7.3, best place first (R7.5).
-    :ivar shared: groups of player indices still equal after R7.3 (R7.4).
+    :ivar shared: groups of player indices still equal after R7.3 (R7.4);
+        each one sentence, message id ``"shared-place"``.
     :ivar warnings: deck-count warnings (R1).
     """
 
@@ -307,29 +293,11 @@ class ScoreSheet:
         """Results by place, then input order."""
         return tuple(sorted(self.results, key=lambda r: (r.place, r.index)))
 
-    def describe_tiebreak(self, tiebreak: Tiebreak) -> str:
-        """How R7.3 decided, in words (R7.5): ``"Ada ahead of Bo: both have 6
-        Harmony Points; with their rows sorted from highest to lowest, the
-        highest row decides, 6 vs 4."``"""
-        ahead = self.results[tiebreak.ahead].player.name
-        behind = self.results[tiebreak.behind].player.name
-        a, b = tiebreak.values
-        which = SORTED_POSITIONS[tiebreak.position - 1]
-        return (
-            f"{ahead} ahead of {behind}: both have {tiebreak.total} Harmony Points; with their "
-            f"rows sorted from highest to lowest, {which} decides, {a} vs {b}."
-        )
-
-    def describe_shared(self, group: tuple[int, ...]) -> str:
-        """``"Ada, Bo and Cy share place 1: equal totals and equal sorted rows (R7.4)."``"""
-        names = [self.results[i].player.name for i in group]
-        listed = ", ".join(names[:-1]) + " and " + names[-1]
-        place = self.results[group[0]].place
-        return f"{listed} share place {place}: equal totals and equal sorted rows (R7.4)."
-
     def to_dict(self) -> dict[str, Any]:
-        """The sheet in the CLI/API JSON shape: ruleset, and per player (input
-        order) name, categories, total, place, plus explanations and notes."""
+        """The numbers of the CLI/API JSON shape: ruleset, and per player (input
+        order) name, categories, total, place; then the winners' names.
+        Sentences (explanations, tiebreak notes, warnings) are words, added by
+        ``scorekeeper.words``."""
         return {
             "ruleset": self.game.ruleset.id,
             "players": [
@@ -338,14 +306,10 @@ class ScoreSheet:
                     "categories": {row.value: value for row, value in r.rows.items()},
                     "total": r.total,
                     "place": r.place,
-                    "explanations": {row.value: lines for row, lines in r.score.explanations().items()},
                 }
                 for r in self.results
             ],
             "winners": [r.player.name for r in self.winners],
-            "tiebreaks": [self.describe_tiebreak(t) for t in self.tiebreaks]
-            + [self.describe_shared(g) for g in self.shared],
-            "warnings": [w.message for w in self.warnings],
         }
 
 

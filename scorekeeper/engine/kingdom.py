@@ -65,8 +65,6 @@ def cells_of(mask: int) -> tuple[int, ...]:
     return _LOW_CELLS[mask & 0xFF] + _HIGH_CELLS[mask >> 8]
 
 
-_PORTAL_NAMES = tuple(f"portal {name}" for name in _CELL_NAMES)
-_THROUGH_PORTAL = tuple(f"through {name}" for name in _PORTAL_NAMES)
 _LOW_CELLS = tuple(tuple(cell for cell in range(8) if byte >> cell & 1) for byte in range(256))
 _HIGH_CELLS = tuple(tuple(cell + 8 for cell in cells) for cells in _LOW_CELLS)
 _NEIGHBOUR_MASKS = tuple(sum(_BIT[n] for n in _NEIGHBOURS[cell]) for cell in CELLS)
@@ -83,20 +81,6 @@ class PortalNetwork(NamedTuple):
 
     portals: tuple[int, ...]
     members: tuple[int, ...]
-
-    @property
-    def name(self) -> str:
-        """``"portal r3c3"`` or ``"portals r1c1+r1c2"``: how the sheet names it."""
-        if len(self.portals) == 1:
-            return _PORTAL_NAMES[self.portals[0]]
-        return f"portals {'+'.join([_CELL_NAMES[c] for c in self.portals])}"
-
-    @property
-    def way(self) -> str:
-        """``"through portal r3c3"``: how a connection through it is said."""
-        if len(self.portals) == 1:
-            return _THROUGH_PORTAL[self.portals[0]]
-        return f"through {self.name}"
 
 
 @dataclass(frozen=True)
@@ -118,21 +102,6 @@ class Link:
         """Whether this is a connection, for cards that may or may not use
         portals (R2.1: a Goblin only ever uses edges)."""
         return self.adjacent or (through_portals and bool(self.networks))
-
-    def describe(self, through_portals: bool = True) -> str:
-        """``"adjacent"``, ``"through portal r3c3"`` or both."""
-        return describe_connection(self.adjacent, self.networks if through_portals else ())
-
-
-def describe_connection(adjacent: bool, networks: tuple[PortalNetwork, ...]) -> str:
-    """How a connection is made, in words: ``"adjacent and through portal r3c3"``."""
-    if len(networks) == 1:  # the usual case
-        return f"adjacent and {networks[0].way}" if adjacent else networks[0].way
-    if not networks:
-        return "adjacent" if adjacent else ""
-    ways = ["adjacent"] if adjacent else []
-    ways.extend([network.way for network in networks])
-    return " and ".join(ways)
 
 
 class Reach(NamedTuple):
@@ -184,7 +153,7 @@ class Kingdom:
 
     def __post_init__(self) -> None:
         if len(self.cards) != SIZE * SIZE:
-            raise InvalidKingdom(f"a kingdom has 16 cards, not {len(self.cards)}")
+            raise InvalidKingdom("kingdom-size", count=len(self.cards))
         masks = _NO_CELLS.copy()
         for card, bit in zip(self.cards, _BIT, strict=True):
             masks[card] |= bit
@@ -223,7 +192,7 @@ class Kingdom:
         :raises UnknownCard: if one is not a card id.
         """
         if len(cells) != SIZE * SIZE:
-            raise InvalidKingdom(f"a kingdom has 16 cards, not {len(cells)}")
+            raise InvalidKingdom("kingdom-size", count=len(cells))
         return cls.from_rows([cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)])
 
     @classmethod
@@ -348,15 +317,15 @@ def kingdom_errors(
     """
     who: Who = {"player": player, "player_name": player_name}
     if not isinstance(rows, (list, tuple)):
-        return [InvalidKingdom("the kingdom must be a list of 4 rows of 4 cards", **who)]
+        return [InvalidKingdom("kingdom-not-list", **who)]
     if len(rows) != SIZE:
-        return [InvalidKingdom(f"the kingdom must be 4 rows of 4 cards, not {len(rows)} rows", **who)]
+        return [InvalidKingdom("kingdom-rows", count=len(rows), **who)]
     errors: list[InvalidKingdom | UnknownCard] = []
     for r, row in enumerate(rows, start=1):
         if not isinstance(row, (list, tuple)):
-            errors.append(InvalidKingdom("the row must be a list of 4 cards", row=r, **who))
+            errors.append(InvalidKingdom("row-not-list", row=r, **who))
         elif len(row) != SIZE:
-            errors.append(InvalidKingdom(f"the row must have 4 cards, not {len(row)}", row=r, **who))
+            errors.append(InvalidKingdom("row-length", count=len(row), row=r, **who))
     if errors:
         return errors
     for r, row in enumerate(rows, start=1):
@@ -364,8 +333,7 @@ def kingdom_errors(
             if isinstance(value, str) and value in CARD_IDS:
                 continue
             if value in ("", None):
-                message = "no card chosen"
+                errors.append(UnknownCard("card-missing", row=r, column=c, **who))
             else:
-                message = f"{str(value)[:40]!r} is not one of the ten card ids"
-            errors.append(UnknownCard(message, row=r, column=c, **who))
+                errors.append(UnknownCard("card-unknown", value=str(value)[:40], row=r, column=c, **who))
     return errors

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -14,7 +15,14 @@ class Legend:
     :ivar requirement: what was checked at the table when it was claimed; the
         scorer never re-checks it (R6).
     :ivar value: Harmony Points it adds to the Legends row (R6.2).
+
+    *name* and *requirement* are the printed English, the message ids of
+    their translations. A claimed Legend is its own line of "why these
+    points" (message id ``"legend"``: "Four Tribes: all four tribe types
+    present → +4").
     """
+
+    message_id: ClassVar[str] = "legend"
 
     id: str
     name: str

@@ -99,5 +99,4 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     try:
         return RULESETS[ruleset_id]
     except (KeyError, TypeError):
-        known = ", ".join(RULESETS)
-        raise UnknownRuleset(f"unknown ruleset {str(ruleset_id)[:40]!r} (known: {known})") from None
+        raise UnknownRuleset("ruleset-unknown", value=str(ruleset_id)[:40], known=tuple(RULESETS)) from None

@@ -3,7 +3,9 @@
 Every number comes with the cards that produced it, so the sheet can explain
 it: :class:`TribeScore` lists the lands a tribe card scored, :class:`Conflict`
 names both cells, :class:`DragonScore` says who domesticated a Dragon. These
-per-card records are named tuples: immutable, and cheap to build.
+per-card records are named tuples: immutable, and cheap to build. They have
+no words: each names its sentence (``message_id``) and carries what it says;
+``scorekeeper.words`` writes it in a language.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable
 from typing import NamedTuple, cast
 
 from .cards import LANDS, TAMING_TRIBES, TRIBE_LAND_POINTS, Card
-from .kingdom import _CELL_NAMES, Kingdom, PortalNetwork, cells_of, describe_connection
+from .kingdom import Kingdom, PortalNetwork, cells_of
 from .legends import LEGENDS_BY_ID, Legend
 from .rulesets import Ruleset
 
@@ -33,10 +35,6 @@ class Row(enum.Enum):
     CONFLICTS = "conflicts"
 
     __hash__ = object.__hash__  # singletons: identity hash (see Card)
-
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
 
 
 _TRIBE_ROW = {
@@ -70,11 +68,6 @@ class LandPoints(NamedTuple):
     adjacent: bool
     networks: tuple[PortalNetwork, ...] = ()
 
-    @property
-    def via(self) -> str:
-        """How they are connected: ``"adjacent"``, ``"through portal r3c3"``."""
-        return describe_connection(self.adjacent, self.networks)
-
 
 class TribeScore(NamedTuple):
     """What one tribe card scored from its connected lands (R3, R3.1).
@@ -97,69 +90,20 @@ class TribeScore(NamedTuple):
     def lands(self) -> tuple[LandPoints, ...]:
         """Every connected land, by cell order, with what it gives and how it is reached."""
         cell, cards, reach = self.cell, _placed(self.kingdom), self.kingdom.reach
-        table, adjacent = TRIBE_LAND_POINTS[self.tribe], reach.adjacent[cell]
-        portals = self.tribe is not _GOBLINS  # R2.1
-        return tuple(
-            LandPoints(
-                other,
-                cards[other],
-                table[cards[other]],
-                bool(adjacent >> other & 1),
-                reach.networks_between(cell, other) if portals else (),
-            )
-            for other in cells_of(self.reached)
-        )
+        table, adjacent, borders = TRIBE_LAND_POINTS[self.tribe], reach.adjacent[cell], reach.borders
+        shared = borders[cell] if self.tribe is not _GOBLINS else 0  # R2.1: Goblins use no portal
+        found = []
+        for other in cells_of(self.reached):
+            land = cards[other]
+            networks = reach.networks_between(cell, other) if shared & borders[other] else ()
+            found.append(LandPoints(other, land, table[land], bool(adjacent >> other & 1), networks))
+        return tuple(found)
 
-    def describe(self) -> str:
-        """``"Elves at r1c2: Forest r1c1 +2 (adjacent), … → +4"``."""
-        sentences: dict[Row, list[str]] = {_TRIBE_ROW[self.tribe]: []}
-        _tribe_sentences((self,), self.kingdom, sentences)
-        return sentences[_TRIBE_ROW[self.tribe]][0]
-
-
-def _tribe_sentences(tribes: Iterable[TribeScore], kingdom: Kingdom, into: dict[Row, list[str]]) -> None:
-    """:meth:`TribeScore.describe` for tribe cards of one *kingdom*, in
-    order, each appended to the list of its row in *into*.
-
-    Built from phrases written once per tribe, land and cell; only a land
-    reached through a portal network needs words made up here."""
-    cards, reach = kingdom.cards, kingdom.reach
-    borders = reach.borders
-    for cell, tribe, points, reached, _kingdom in tribes:
-        if not reached:
-            into[_TRIBE_ROW[tribe]].append(f"{_TRIBE_HEADS[tribe][cell]}no connected land{_RESULTS[points]}")
-            continue
-        shared = borders[cell] if tribe is not _GOBLINS else 0  # R2.1: Goblins use no portal
-        adjacent_phrases = _ADJACENT_PHRASES[tribe]
-        parts = []
-        for other in cells_of(reached):
-            common = shared & borders[other]
-            if common:  # reached through a portal network (and maybe also adjacent)
-                way = describe_connection(bool(reach.adjacent[cell] >> other & 1), reach.networks_between(cell, other))
-                parts.append(f"{_LAND_PHRASES[tribe][cards[other]][other]} ({way})")
-            else:
-                parts.append(adjacent_phrases[cards[other]][other])
-        into[_TRIBE_ROW[tribe]].append(f"{_TRIBE_HEADS[tribe][cell]}{', '.join(parts)}{_RESULTS[points]}")
-
-
-# How every explanation sentence ends: " → +4" (Harmony Points, signed).
-# Formatting a signed number costs more than writing the rest of a sentence,
-# so the ends are written once for every value one card can be worth: a
-# tribe card reaches at most 15 lands at 3 points or less each (R3), a
-# Dragon is worth at most 6 (R5.2, R9), a conflict −2 (R4.2).
-_RESULTS = {points: f" → {points:+d}" for points in range(-45, 46)}
-
-# Sentence pieces, written once: "Elves at r1c2: " per tribe and cell, and
-# "Forest r1c1 +2" (with and without " (adjacent)") per tribe, land and cell.
-_TRIBE_HEADS = {tribe: tuple(f"{tribe.label} at {name}: " for name in _CELL_NAMES) for tribe in TRIBE_LAND_POINTS}
-_LAND_PHRASES = {
-    tribe: {land: tuple(f"{land.label} {name} {points:+d}" for name in _CELL_NAMES) for land, points in table.items()}
-    for tribe, table in TRIBE_LAND_POINTS.items()
-}
-_ADJACENT_PHRASES = {
-    tribe: {land: tuple(f"{phrase} (adjacent)" for phrase in phrases) for land, phrases in by_land.items()}
-    for tribe, by_land in _LAND_PHRASES.items()
-}
+    @property
+    def message_id(self) -> str:
+        """Its sentence: ``"tribe-lands"`` ("Elves at r1c2: Forest r1c1 +2
+        (adjacent), … → +4"), or ``"tribe-no-land"`` when it reaches none."""
+        return "tribe-lands" if self.reached else "tribe-no-land"
 
 
 class Conflict(NamedTuple):
@@ -179,17 +123,9 @@ class Conflict(NamedTuple):
     networks: tuple[PortalNetwork, ...] = ()
 
     @property
-    def via(self) -> str:
-        """How they are connected: ``"adjacent"``, ``"through portal r1c2"``."""
-        return describe_connection(self.adjacent, self.networks)
-
-    def describe(self) -> str:
-        """``"Elves r1c1 – Dwarves r1c2 (adjacent) → −2"``."""
-        (a, b), (ta, tb) = self.cells, self.tribes
-        return f"{_CARD_AT[ta][a]} – {_CARD_AT[tb][b]} ({self.via}){_RESULTS[self.points]}"
-
-
-_CARD_AT = {card: tuple(f"{card.label} {name}" for name in _CELL_NAMES) for card in Card}  # "Elves r1c1"
+    def message_id(self) -> str:
+        """Its sentence: ``"conflict"`` ("Elves r1c1 – Dwarves r1c2 (adjacent) → -2")."""
+        return "conflict"
 
 
 class DragonScore(NamedTuple):
@@ -214,31 +150,22 @@ class DragonScore(NamedTuple):
     def is_domesticated(self) -> bool:
         return bool(self.tamers)
 
-    def way_from(self, cell: int) -> str:
-        """How the card at *cell* reaches this Dragon when not beside it:
-        ``"through portal r1c2"``; ``""`` when they share an edge (R2)."""
+    @property
+    def message_id(self) -> str:
+        """Its sentence: ``"dragon-wild"``, ``"dragon-tamed"`` ("Dragon at r2c3:
+        domesticated by 2 Humans (r1c3, r3c3 through portal r2c2) → +4"), or
+        ``"dragon-beyond-limit"`` (domesticated, yet negative: R5.3)."""
+        if not self.tamers:
+            return "dragon-wild"
+        return "dragon-beyond-limit" if self.beyond_limit else "dragon-tamed"
+
+    def way_from(self, cell: int) -> tuple[PortalNetwork, ...]:
+        """The portal networks through which the card at *cell* reaches this
+        Dragon when not beside it; ``()`` when they share an edge (R2)."""
         reach = self.kingdom.reach
         if reach.adjacent[self.cell] >> cell & 1:
-            return ""
-        return describe_connection(False, reach.networks_between(self.cell, cell))
-
-    def describe(self) -> str:
-        """``"Dragon at r2c3: domesticated by 2 Humans (r1c3, r3c3 through portal r2c2) → +4"``."""
-        where = _DRAGON_AT[self.cell]
-        if not self.tamers:
-            return f"{where}: wild, no two Elves, Dwarves or Humans connected{_RESULTS[self.points]}"
-        by = " and ".join(
-            f"{len(cells)} {tribe.label} ({', '.join(self._tamer(c) for c in cells)})" for tribe, cells in self.tamers
-        )
-        note = "; only three domesticated Dragons count positive (R5.3)" if self.beyond_limit else ""
-        return f"{where}: domesticated by {by}{note}{_RESULTS[self.points]}"
-
-    def _tamer(self, cell: int) -> str:
-        way = self.way_from(cell)
-        return f"{_CELL_NAMES[cell]} {way}" if way else _CELL_NAMES[cell]
-
-
-_DRAGON_AT = tuple(f"Dragon at {name}" for name in _CELL_NAMES)
+            return ()
+        return reach.networks_between(self.cell, cell)
 
 
 class KingdomScore(NamedTuple):
@@ -275,26 +202,29 @@ class KingdomScore(NamedTuple):
                 return item.points
         return None
 
-    def explain(self, row: Row) -> list[str]:
-        """One sentence per card or claim behind *row*, for the sheet (R7.5 spirit)."""
+    def explain(self, row: Row) -> list[Reason]:
+        """The records behind *row*, one per card or claim, for the sheet's
+        "why these points" (R7.5 spirit): :class:`TribeScore` for a tribe row,
+        :class:`DragonScore`, :class:`Conflict`, or the claimed
+        :class:`Legend`. Each names its sentence (``message_id``) and carries
+        what it says; ``scorekeeper.words`` writes it."""
         if row in _TRIBE_ROWS:
-            sentences: dict[Row, list[str]] = {row: []}
-            _tribe_sentences([t for t in self.tribes if _TRIBE_ROW[t.tribe] is row], self.kingdom, sentences)
-            return sentences[row]
+            return [t for t in self.tribes if _TRIBE_ROW[t.tribe] is row]
         if row is _DRAGONS:
-            return [d.describe() for d in self.dragons]
+            return list(self.dragons)
         if row is _CONFLICTS:
-            return [c.describe() for c in self.conflicts]
-        return [f"{legend.name}: {legend.requirement} → {legend.value:+d}" for legend in self.legends]
+            return list(self.conflicts)
+        return list(self.legends)
 
-    def explanations(self) -> dict[Row, list[str]]:
-        """Every row's sentences at once, keyed by :class:`Row` in sheet
+    def explanations(self) -> dict[Row, list[Reason]]:
+        """Every row's records at once, keyed by :class:`Row` in sheet
         order: what :meth:`explain` gives row by row, in one pass."""
-        found: dict[Row, list[str]] = {_ELVES_ROW: [], _DWARVES_ROW: [], _HUMANS_ROW: [], _GOBLINS_ROW: []}
-        _tribe_sentences(self.tribes, self.kingdom, found)
-        found[_DRAGONS] = list(map(DragonScore.describe, self.dragons)) if self.dragons else []
-        found[_LEGENDS] = self.explain(_LEGENDS) if self.legends else []
-        found[_CONFLICTS] = list(map(Conflict.describe, self.conflicts)) if self.conflicts else []
+        found: dict[Row, list[Reason]] = {_ELVES_ROW: [], _DWARVES_ROW: [], _HUMANS_ROW: [], _GOBLINS_ROW: []}
+        for tribe in self.tribes:
+            found[_TRIBE_ROW[tribe.tribe]].append(tribe)
+        found[_DRAGONS] = list(self.dragons)
+        found[_LEGENDS] = list(self.legends)
+        found[_CONFLICTS] = list(self.conflicts)
         return found
 
     def cells_for(self, row: Row) -> set[int]:
@@ -322,6 +252,10 @@ class KingdomScore(NamedTuple):
                 found.update(c.cells)
                 found.update(_portals(c.networks))
         return found
+
+
+#: One record of "why these points" (see :meth:`KingdomScore.explain`).
+Reason = TribeScore | Conflict | DragonScore | Legend
 
 
 def _portals(networks: Iterable[PortalNetwork]) -> set[int]:

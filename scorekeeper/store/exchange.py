@@ -88,15 +88,15 @@ def games_csv(games: list[SavedGame]) -> str:
 def read_games(data: object) -> list[tuple[Game, Details]]:
     """The games of a game file or history file, all validated.
 
-    :raises GameErrors: listing every problem; for a history, each message
-        says which game (``game 3: …``).
+    :raises GameErrors: listing every problem; for a history, each error
+        says which game (:attr:`GameError.game`, 1-based).
     """
     if isinstance(data, dict) and "games" in data:
         games = data["games"]
         if not isinstance(games, list) or not games:
-            raise GameErrors([InvalidGame('"games" must be a non-empty list of game files')])
+            raise GameErrors([InvalidGame("games-not-list")])
         if len(games) > MAX_IMPORT:
-            raise GameErrors([InvalidGame(f"at most {MAX_IMPORT} games can be imported at once, not {len(games)}")])
+            raise GameErrors([InvalidGame("too-many-games", most=MAX_IMPORT, count=len(games))])
         many = True
     else:
         games, many = [data], False
@@ -105,9 +105,9 @@ def read_games(data: object) -> list[tuple[Game, Details]]:
         try:
             read.append((Game.from_dict(item), _details(item)))
         except GameErrors as problems:
-            errors.extend(_numbered(problems.errors, number) if many else problems.errors)
+            errors.extend([problem.in_game(number) for problem in problems.errors] if many else problems.errors)
         except GameError as problem:
-            errors.extend(_numbered([problem], number) if many else [problem])
+            errors.append(problem.in_game(number) if many else problem)
     if errors:
         raise GameErrors(errors)
     return read
@@ -142,18 +142,11 @@ def _details(item: dict) -> Details:
                 raise ValueError
             played_on = date.fromisoformat(raw_date)
         except ValueError:
-            raise GameError(f"date {str(raw_date)[:20]!r} is not a date like 2026-11-30") from None
+            raise InvalidGame("date-invalid", value=str(raw_date)[:20]) from None
     location, notes = item.get("location") or "", item.get("notes") or ""
     if not isinstance(location, str) or not isinstance(notes, str):
-        raise GameError("location and notes must be text")
-    try:
-        return Details.checked(played_on, location, notes)
-    except ValueError as problem:
-        raise GameError(str(problem)) from None
+        raise InvalidGame("details-not-text")
+    return Details.checked(played_on, location, notes)
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _numbered(errors, number: int) -> list[GameError]:
-    return [InvalidGame(f"game {number}: {error}") for error in errors]

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..engine import RULES_VERSION, Game, Row, ScoreSheet, score_game
+from ..engine import RULES_VERSION, Game, GameError, Row, ScoreSheet, score_game
 from .db import db
 from .models import GameRevision, PlayerResult, SavedGame
 
@@ -43,7 +43,8 @@ class Details:
         """Details from user input: trimmed, within the length limits, and
         free of control and text-direction characters (notes may have line breaks).
 
-        :raises ValueError: saying what is wrong.
+        :raises GameError: ``"details-too-long"`` or ``"details-hidden-characters"``
+            with the ``field`` (``"location"`` or ``"notes"``); a ``ValueError``.
         """
         location, notes = (location or "").strip(), (notes or "").strip()
         for name, text, limit, allowed in (
@@ -51,9 +52,9 @@ class Details:
             ("notes", notes, MAX_NOTES, "\n\r\t"),
         ):
             if len(text) > limit:
-                raise ValueError(f"the {name} is longer than {limit} characters")
+                raise GameError("details-too-long", field=name, most=limit)
             if has_hidden_controls(text, allowed):
-                raise ValueError(f"the {name} has control or text-direction characters")
+                raise GameError("details-hidden-characters", field=name)
         return cls(played_on, location, notes)
 
 

@@ -7,6 +7,7 @@ from flask import Blueprint, jsonify, request
 
 from ..engine import LEGENDS_BY_ID, GameErrors, Kingdom, Row, get_ruleset, score_game_dict, score_kingdom
 from ..engine.errors import GameError
+from ..words import ENGLISH
 from .forms import KingdomTextError, card_of_word, parse_kingdom_text
 from .i18n import error_message
 from .i18n import gettext as _
@@ -16,9 +17,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 @bp.post("/score")
 def score():
-    """Score a game file object; answers the CLI's ``--format json`` shape.
+    """Score a game file object; answers the CLI's ``--format json`` shape, in English.
 
-    400 with ``{"errors": [message, ...]}`` for input R8 refuses or for a
+    400 with ``{"errors": [message, ...]}`` (English) for input R8 refuses or for a
     body that is not JSON (too deeply nested JSON included). Every other
     error under ``/api/`` is JSON too (see :func:`scorekeeper.web.init_app`).
     """
@@ -28,8 +29,8 @@ def score():
     try:
         sheet = score_game_dict(data)
     except GameErrors as problems:
-        return jsonify(errors=problems.messages()), 400
-    return jsonify(sheet.to_dict())
+        return jsonify(errors=ENGLISH.errors(problems)), 400
+    return jsonify(ENGLISH.sheet(sheet))
 
 
 @bp.post("/preview")

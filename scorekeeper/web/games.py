@@ -17,14 +17,14 @@ from flask_babel import format_date, format_datetime
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 
-from ..engine import GameErrors, Row
+from ..engine import GameError, GameErrors, Row
 from ..store import games as store
 from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
 from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
-from .i18n import N_, error_message, gettext
+from .i18n import N_, error_message, error_text, gettext
 from .links import DamagedLink, decode_game
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
@@ -101,8 +101,8 @@ def save():
         return redirect(url_for(".show", public_id=already), code=303)
     try:
         details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
-    except ValueError as problem:
-        abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=problem))
+    except GameError as problem:
+        abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=error_text(problem)))
     saved, secret = store.save_game(game, details)
     remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
     remembered[_sheet_key(form.token.data)] = saved.public_id
@@ -206,9 +206,9 @@ def correct(public_id: str, secret: str):
     def store_correction(game, form: CorrectionForm):
         try:
             details = store.Details.checked(form.played_on.data or saved.played_on, form.location.data, form.notes.data)
-        except ValueError as problem:
+        except GameError as problem:
             return render_game_form(
-                form, action_url, [str(problem)], status=422, heading=CORRECTING, submit_label=SAVE_CORRECTION
+                form, action_url, [error_text(problem)], status=422, heading=CORRECTING, submit_label=SAVE_CORRECTION
             )
         try:
             store.correct_game(saved, game, details, based_on=form.based_on.data)

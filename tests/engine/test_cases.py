@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.engine import Game, Row, score_game
+from scorekeeper.words import ENGLISH
 from tests.conftest import CASE_FILES, DATA
 from tests.conftest import load_case as load
 
@@ -48,7 +49,7 @@ def test_worked_game_sheet_dict_matches_expected(path):
     case = load(path)
     expected = case["expected"]
 
-    sheet = score_game(Game.from_dict(case["game"])).to_dict()
+    sheet = ENGLISH.sheet(score_game(Game.from_dict(case["game"])))
 
     assert sheet["ruleset"] == expected["ruleset"]
     got = [{key: p[key] for key in ("name", "categories", "total", "place")} for p in sheet["players"]]

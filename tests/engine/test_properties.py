@@ -19,10 +19,10 @@ from scorekeeper.engine import (
     Kingdom,
     Player,
     Row,
-    cell_name,
     score_game,
     score_kingdom,
 )
+from scorekeeper.engine.kingdom import neighbours
 
 SIZE = 4
 MODERATE = settings(max_examples=200, deadline=None)
@@ -102,13 +102,20 @@ def test_explanations_are_the_rows_explained_one_by_one(kingdom, ruleset):
 
 @MODERATE
 @given(kingdom=kingdoms)
-def test_R3_tribe_sentences_spell_out_the_land_records(kingdom):
-    """The sentences are assembled from phrases written in advance; they must
-    say exactly what the per-land records say, written out plainly."""
+def test_R3_tribe_land_records_say_what_the_points_are(kingdom):
+    """The records a tribe line is written from: each connected land once, by
+    cell order, reached beside the card or through a portal network it
+    shares (never for Goblins, R2.1), and adding up to the card's points."""
     for tribe in score_kingdom(kingdom, POCKET).tribes:
-        lands = ", ".join(f"{lp.land.label} {cell_name(lp.cell)} {lp.points:+d} ({lp.via})" for lp in tribe.lands)
-        plain = f"{tribe.tribe.label} at {cell_name(tribe.cell)}: {lands or 'no connected land'} → {tribe.points:+d}"
-        assert tribe.describe() == plain
+        assert [lp.cell for lp in tribe.lands] == sorted({lp.cell for lp in tribe.lands})
+        assert tribe.message_id == ("tribe-lands" if tribe.lands else "tribe-no-land")
+        for lp in tribe.lands:
+            assert lp.land.is_land and lp.land is kingdom.cards[lp.cell]
+            assert lp.adjacent or lp.networks
+            assert lp.adjacent == (lp.cell in neighbours(tribe.cell))
+            assert all(tribe.cell in n.members and lp.cell in n.members for n in lp.networks)
+            if tribe.tribe is Card.GOBLINS:
+                assert lp.adjacent and not lp.networks
         assert tribe.points == sum(lp.points for lp in tribe.lands)
 
 

@@ -27,6 +27,7 @@ from scorekeeper.engine import (
     score_kingdom,
 )
 from scorekeeper.engine.kingdom import neighbours
+from scorekeeper.words import ENGLISH
 
 ALL_PLAINS = " ".join(["Pl"] * 16)
 
@@ -98,7 +99,7 @@ def test_R2_portal_chain_is_one_network():
     assert k.portal_networks == (PortalNetwork(portals=(5, 6, 10), members=(1, 2, 4, 7, 9, 11, 14)),)
     # Elves r1c2 and Forest r4c3 both border the chain r2c2+r2c3+r3c3.
     assert score_kingdom(k, POCKET).rows[Row.ELVES] == 2
-    assert k.portal_networks[0].name == "portals r2c2+r2c3+r3c3"
+    assert ENGLISH.way(False, k.portal_networks) == "through portals r2c2+r2c3+r3c3"
 
 
 def test_R2_two_networks_stay_apart():
@@ -332,7 +333,8 @@ def test_R4_2_two_elves_one_dwarf_make_two_conflicts():
 def test_R4_2_elves_and_dwarves_conflict_through_a_portal():
     scored = score_kingdom(kingdom("El Po Dw " + " ".join(["Pl"] * 13)), POCKET)
     assert scored.rows[Row.CONFLICTS] == -2
-    assert scored.conflicts[0].via == "through portal r1c2"
+    conflict = scored.conflicts[0]
+    assert (conflict.adjacent, [network.portals for network in conflict.networks]) == (False, [(1,)])
 
 
 @pytest.mark.parametrize(
@@ -616,12 +618,12 @@ def test_R7_3_tiebreak_compares_sorted_rows_position_by_position():
 def test_R7_5_sheet_states_position_and_values_that_decided():
     sheet = score_game(game(*TIED_GAME))
     assert sheet.tiebreaks == (Tiebreak(ahead=0, behind=1, total=8, position=2, values=(4, 3)),)
-    assert sheet.describe_tiebreak(sheet.tiebreaks[0]) == (
+    assert ENGLISH.tiebreak(sheet, sheet.tiebreaks[0]) == (
         "Ada ahead of Bo: both have 8 Harmony Points; with their rows sorted from highest to lowest, "
         "the second-highest row decides, 4 vs 3."
     )
     assert sheet.shared == ((1, 2),)
-    assert sheet.describe_shared(sheet.shared[0]).startswith("Bo and Cy share place 2")
+    assert ENGLISH.shared(sheet, sheet.shared[0]).startswith("Bo and Cy share place 2")
 
 
 def test_R7_3_tiebreak_decided_at_position_one():
@@ -661,7 +663,7 @@ def test_R7_4_equal_after_tiebreak_share_the_place_one_one_three():
     assert [r.player.name for r in sheet.winners] == ["Ada", "Bo"]
     assert sheet.shared == ((0, 1),)
     assert sheet.tiebreaks == ()
-    assert sheet.describe_shared((0, 1)) == (
+    assert ENGLISH.shared(sheet, (0, 1)) == (
         "Ada and Bo share place 1: equal totals and equal sorted rows (R7.4)."
     )
 
@@ -683,7 +685,7 @@ BO_TWO_DRAGONS = "Dr Dr El El  Dw Dw Hu Hu  Go Go Po Po  Fo Fo Sw Sw"
 def test_R1_deck_warning_counts_across_the_game():
     two = game(("Ada", ADA_THREE_DRAGONS, []), ("Bo", BO_TWO_DRAGONS, []))
     assert deck_warnings(two) == (DeckWarning(Card.DRAGON, count=5, deck=4, players=2),)
-    assert deck_warnings(two)[0].message == (
+    assert ENGLISH.warning(deck_warnings(two)[0]) == (
         "more Dragons than a 2-player deck holds (5 entered, 4 in the deck) — check your entry"
     )
 
@@ -692,7 +694,7 @@ def test_R1_deck_warning_is_not_a_refusal():
     sheet = score_game(game(("Ada", ADA_THREE_DRAGONS, []), ("Bo", BO_TWO_DRAGONS, [])))
     assert [w.card for w in sheet.warnings] == [Card.DRAGON]
     assert len(sheet.results) == 2
-    assert sheet.to_dict()["warnings"] == [sheet.warnings[0].message]
+    assert ENGLISH.sheet(sheet)["warnings"] == [ENGLISH.warning(sheet.warnings[0])]
 
 
 def test_R1_deck_grows_with_players():
@@ -724,7 +726,7 @@ def test_R3_explanation_lists_each_land_and_how_it_is_connected():
     """),
         POCKET,
     )
-    assert scored.explain(Row.ELVES) == [
+    assert ENGLISH.explain(scored, Row.ELVES) == [
         "Elves at r1c1: Forest r1c2 +2 (adjacent and through portals r2c1+r2c2), "
         "Plain r2c3 +0 (through portals r2c1+r2c2), Plain r3c1 +0 (through portals r2c1+r2c2), "
         "Swamp r3c2 -1 (through portals r2c1+r2c2) → +1"
@@ -741,45 +743,45 @@ def test_R5_explanation_names_the_tamers_cells():
     """),
         POCKET,
     )
-    assert scored.explain(Row.DRAGONS) == [
+    assert ENGLISH.explain(scored, Row.DRAGONS) == [
         "Dragon at r1c1: domesticated by 2 Humans (r1c3 through portal r1c2, r2c2 through portal r1c2) → +3"
     ]
 
 
 def test_R5_explanation_leaves_out_the_way_for_a_tamer_beside_the_dragon():
     scored = score_kingdom(kingdom("Dr Hu Po Pl  Hu Pl Hu Pl" + " Pl" * 8), POCKET)
-    assert scored.explain(Row.DRAGONS) == [
+    assert ENGLISH.explain(scored, Row.DRAGONS) == [
         "Dragon at r1c1: domesticated by 2 Humans (r1c2, r2c1) → +3"
     ]
 
 
 def test_R5_explanation_of_a_wild_dragon():
-    assert score_kingdom(kingdom("Dr " + " ".join(["Pl"] * 15)), POCKET).explain(Row.DRAGONS) == [
+    assert ENGLISH.explain(score_kingdom(kingdom("Dr " + " ".join(["Pl"] * 15)), POCKET), Row.DRAGONS) == [
         "Dragon at r1c1: wild, no two Elves, Dwarves or Humans connected → -3"
     ]
 
 
 def test_R5_3_explanation_says_why_a_domesticated_dragon_counts_negative():
     scored = score_kingdom(dragons_around_portals(4, elves=True), POCKET)
-    beyond = [line for line in scored.explain(Row.DRAGONS) if "(R5.3)" in line]
+    beyond = [line for line in ENGLISH.explain(scored, Row.DRAGONS) if "(R5.3)" in line]
     assert len(beyond) == 1 and beyond[0].endswith("→ -5")
 
 
 def test_R4_explanation_names_both_cards_and_the_portal():
     scored = score_kingdom(kingdom("El Po Dw " + " ".join(["Pl"] * 13)), POCKET)
-    assert scored.explain(Row.CONFLICTS) == ["Elves r1c1 – Dwarves r1c3 (through portal r1c2) → -2"]
+    assert ENGLISH.explain(scored, Row.CONFLICTS) == ["Elves r1c1 – Dwarves r1c3 (through portal r1c2) → -2"]
 
 
 def test_R6_explanation_lists_claimed_legends():
     scored = score_kingdom(kingdom(ALL_PLAINS), POCKET, ["four-tribes", "tribes-elves"])
-    assert scored.explain(Row.LEGENDS) == [
+    assert ENGLISH.explain(scored, Row.LEGENDS) == [
         "Four Tribes: all four tribe types present → +4",
         "Tribe of Elves: 2 connected Elves → +2",
     ]
 
 
 def test_sheet_dict_carries_an_explanation_list_per_row():
-    sheet = score_game(game(*TIED_GAME)).to_dict()
+    sheet = ENGLISH.sheet(score_game(game(*TIED_GAME)))
     ada = sheet["players"][0]
     assert list(ada["explanations"]) == [row.value for row in Row]
     assert ada["explanations"]["elves"] == [
@@ -797,7 +799,7 @@ def test_R7_4_three_players_sharing_a_place_are_listed_once():
     sheet = score_game(game)
     assert [r.place for r in sheet.results] == [1, 1, 1]
     assert sheet.shared == ((0, 1, 2),)
-    assert sheet.describe_shared(sheet.shared[0]).startswith("Ada, Bo and Cy share place 1")
+    assert ENGLISH.shared(sheet, sheet.shared[0]).startswith("Ada, Bo and Cy share place 1")
 
 
 def test_partial_kingdom_blank_cells_connect_nothing():

@@ -9,6 +9,7 @@ from bs4 import BeautifulSoup
 
 from scorekeeper.engine import Game, Row, score_game
 from scorekeeper.web.i18n import explain
+from scorekeeper.words import ENGLISH
 from tests.conftest import CASE_FILES, form_data, load_case
 
 CASE = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -129,12 +130,12 @@ def test_german_sheet_uses_the_german_edition_words(client):
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.name)
-def test_english_explanations_are_the_engines(app, path):
+def test_english_explanations_on_the_page_are_the_command_lines(app, path):
     sheet = score_game(Game.from_dict(load_case(path)["game"]))
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         for result in sheet.results:
             for row in Row:
-                assert explain(result.score, row) == result.score.explain(row)
+                assert explain(result.score, row) == ENGLISH.explain(result.score, row)
 
 
 # Case 19, Cy's Dragons row: the Dragons r2c2 and r3c3, their tamers (Humans r1c2 r2c1 r2c3 r3c2;
@@ -161,7 +162,7 @@ def test_german_dragon_line_names_tamers_in_the_dative_and_their_portal(app):
     scored = score_kingdom(Kingdom(tuple(parse_card(code) for code in codes.split())), POCKET)
     with app.test_request_context("/", headers={"Accept-Language": "de"}):
         assert explain(scored, Row.DRAGONS) == [
-            "Drache auf r1c1: gezähmt von 2 Zwergen (r1c3 durch Portal r1c2, r2c1) → +3"
+            "Drache auf r1c1: gezähmt von 2 Zwergen (r1c3 durch Portal r1c2 und r2c1) → +3"
         ]
 
 

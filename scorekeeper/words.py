@@ -1,0 +1,462 @@
+"""The words of the game, in one place: every sentence scorekeeper shows about
+a game, written in one language from what the engine says.
+
+The engine has no words. A refusal (R8) is a :class:`GameError` with a
+message id (``"player-count"``) and its parameters (``count=1``); a line of
+"why these points" is one of the engine's records (:class:`TribeScore`,
+:class:`Conflict`, :class:`DragonScore`, a claimed :class:`Legend`), a
+tiebreak note a :class:`Tiebreak`, a deck warning a :class:`DeckWarning`,
+each naming its sentence in ``message_id``. :class:`Words` writes them:
+through gettext (the English below is each sentence's message id in
+``scorekeeper/translations``), with Babel for lists (``format_list``),
+plural forms (``ngettext``) and signed numbers.
+
+No Flask here: the command line and the JSON API use :data:`ENGLISH`; the
+pages build a :class:`Words` from Flask-Babel's translations and locale
+(``web/i18n.py``).
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import parse_pattern
+
+from .engine import (
+    LEGENDS,
+    RULESETS,
+    Card,
+    Conflict,
+    DeckWarning,
+    DragonScore,
+    GameError,
+    GameErrors,
+    KingdomScore,
+    Legend,
+    PortalNetwork,
+    Reason,
+    Row,
+    Ruleset,
+    ScoreSheet,
+    Tiebreak,
+    TribeScore,
+    cell_name,
+)
+
+__all__ = ["ENGLISH", "ERROR_IDS", "REASON_IDS", "N_", "Words"]
+
+
+def N_(message: str) -> str:
+    """Mark *message* for extraction; it is translated where it is shown."""
+    return message
+
+
+_CARD_NAMES = {
+    Card.FOREST: N_("Forest"), Card.SWAMP: N_("Swamp"), Card.MOUNTAIN: N_("Mountain"),
+    Card.PLAIN: N_("Plain"), Card.ELVES: N_("Elves"), Card.DWARVES: N_("Dwarves"),
+    Card.HUMANS: N_("Humans"), Card.GOBLINS: N_("Goblins"), Card.DRAGON: N_("Dragon"),
+    Card.PORTAL: N_("Magical Portal"),
+}  # fmt: skip
+_CARD_PLURALS = {
+    Card.FOREST: N_("Forests"), Card.SWAMP: N_("Swamps"), Card.MOUNTAIN: N_("Mountains"),
+    Card.PLAIN: N_("Plains"), Card.ELVES: N_("Elves"), Card.DWARVES: N_("Dwarves"),
+    Card.HUMANS: N_("Humans"), Card.GOBLINS: N_("Goblins"), Card.DRAGON: N_("Dragons"),
+    Card.PORTAL: N_("Magical Portals"),
+}  # fmt: skip
+_ROW_NAMES = {
+    Row.ELVES: N_("Elves"), Row.DWARVES: N_("Dwarves"), Row.HUMANS: N_("Humans"), Row.GOBLINS: N_("Goblins"),
+    Row.DRAGONS: N_("Dragons"), Row.LEGENDS: N_("Legends"), Row.CONFLICTS: N_("Conflicts"),
+}  # fmt: skip
+# The Legends' printed names and requirements (engine/legends.py) are their message ids.
+_LEGEND_WORDS = [
+    N_("Tribe of Elves"), N_("Tribe of Dwarves"), N_("Tribe of Humans"), N_("Tribe of Goblins"),
+    N_("Alliance of Humans and Elves"), N_("Alliance of Humans and Dwarves"),
+    N_("Battle of Goblins and Humans"), N_("Battle of Goblins and Elves"),
+    N_("Battle of Goblins and Dwarves"), N_("Battle of Elves and Dwarves"),
+    N_("Land of Plains"), N_("Land of Swamps"), N_("Land of Mountains"), N_("Land of Forests"), N_("Four Tribes"),
+    N_("2 connected Elves"), N_("2 connected Dwarves"), N_("2 connected Humans"), N_("2 connected Goblins"),
+    N_("Humans connected to Elves"), N_("Humans connected to Dwarves"),
+    N_("2 Goblins connected to one Humans card, or 2 Humans to one Goblin"),
+    N_("2 Goblins connected to one Elves card, or 2 Elves to one Goblin"),
+    N_("2 Goblins connected to one Dwarves card, or 2 Dwarves to one Goblin"),
+    N_("2 Elves connected to one Dwarves card, or 2 Dwarves to one Elves card"),
+    N_("3 connected Plains"), N_("3 connected Swamps"), N_("3 connected Mountains"), N_("3 connected Forests"),
+    N_("all four tribe types present"),
+]  # fmt: skip
+_RULESET_NAMES = [N_("Pocket"), N_("Classic")]
+assert {word for legend in LEGENDS for word in (legend.name, legend.requirement)} == set(_LEGEND_WORDS)
+assert {ruleset.name for ruleset in RULESETS.values()} == set(_RULESET_NAMES)
+
+#: How a tiebreak note names position 1..7 of the rows sorted from highest to
+#: lowest (R7.5): "the second-highest row", not "row 2", which reads as the
+#: sheet's second row (Dwarves).
+_SORTED_POSITIONS = (
+    N_("the highest row"),
+    N_("the second-highest row"),
+    N_("the third-highest row"),
+    N_("the fourth-highest row"),
+    N_("the fifth-highest row"),
+    N_("the sixth-highest row"),
+    N_("the seventh-highest row"),
+)
+
+#: Harmony Points with their sign, as every explanation ends: "+4", "-2", "+0".
+_SIGNED = parse_pattern("+#,##0;-#,##0")
+
+#: How many ways of reaching a card one :class:`Words` keeps written.
+_KEPT_WAYS = 1024
+
+#: The project's English is British: lists without a serial comma ("Ada, Bo and Cy").
+_BRITISH = Locale("en", "GB")
+
+
+class Words:
+    """Sentences about a game in one language.
+
+    :param translations: a gettext catalogue (``gettext.NullTranslations``,
+        ``babel.support.Translations``, Flask-Babel's ``get_translations()``);
+        ``None`` writes the English message ids themselves.
+    :param locale: the language for lists and numbers (``"de"``, a
+        :class:`babel.Locale`); plain ``"en"`` is written the British way.
+    """
+
+    def __init__(self, translations: _gettext.NullTranslations | None = None, locale: Locale | str = "en") -> None:
+        catalogue = translations if translations is not None else _gettext.NullTranslations()
+        self._gettext = catalogue.gettext
+        self._ngettext = catalogue.ngettext
+        self._pgettext = catalogue.pgettext
+        parsed = Locale.parse(locale)
+        self.locale = _BRITISH if parsed.language == "en" and not parsed.territory else parsed
+        # A page or a sheet says the same few words many times: each is looked up once.
+        self._signed: dict[int, str] = {}
+        self._ways: dict[tuple[bool, tuple[tuple[int, ...], ...]], str] = {}  # by the portals' cells
+        self._cards = {card: self._(name) for card, name in _CARD_NAMES.items()}
+
+    # -- gettext, as Flask-Babel calls it: the message, then its %(name)s parameters
+
+    def _(self, message: str, **params: Any) -> str:
+        text = self._gettext(message)
+        return text % params if params else text
+
+    def ngettext(self, singular: str, plural: str, num: int, **params: Any) -> str:
+        """The plural form for *num* (also ``%(num)d``) of the language."""
+        return self._ngettext(singular, plural, num) % {"num": num, **params}
+
+    def pgettext(self, context: str, message: str, **params: Any) -> str:
+        text = self._pgettext(context, message)
+        return text % params if params else text
+
+    # -- names and numbers
+
+    def card(self, card: Card) -> str:
+        """The card's name (``Magisches Portal``: the German edition's words)."""
+        return self._cards[card]
+
+    def cards(self, card: Card) -> str:
+        """The card's name for several of them (``Forests``)."""
+        return self._(_CARD_PLURALS[card])
+
+    def row(self, row: Row) -> str:
+        """A score-sheet row's name."""
+        return self._(_ROW_NAMES[row])
+
+    def legend_name(self, legend: Legend) -> str:
+        return self._(legend.name)
+
+    def legend_requirement(self, legend: Legend) -> str:
+        return self._(legend.requirement)
+
+    def ruleset(self, ruleset: Ruleset) -> str:
+        return self._(ruleset.name)
+
+    def points(self, points: int) -> str:
+        """Harmony Points with their sign: ``"+4"``, ``"-2"``."""
+        found = self._signed.get(points)
+        if found is None:
+            found = self._signed[points] = _SIGNED.apply(points, self.locale)
+        return found
+
+    def listing(self, items: Sequence[str]) -> str:
+        """A list in a sentence: ``"Ada, Bo and Cy"``."""
+        return format_list(list(items), locale=self.locale)
+
+    def enumeration(self, items: Sequence[str]) -> str:
+        """A list in brackets or after a colon, as short as the language has
+        it: ``"r1c2, r2c1, r3c2"`` (German: ``"r1c2, r2c1 und r3c2"``)."""
+        # CLDR's "standard-narrow" list; Babel reads every CLDR style, its annotation names fewer
+        return format_list(list(items), style="standard-narrow", locale=self.locale)  # type: ignore[arg-type]
+
+    # -- why these points (R2–R7)
+
+    def way(self, adjacent: bool, networks: tuple[PortalNetwork, ...]) -> str:
+        """How one card reaches another (R2): ``"adjacent and through portal r3c3"``."""
+        key = (adjacent, tuple([network.portals for network in networks]))
+        found = self._ways.get(key)
+        if found is None:
+            ways = [self._("adjacent")] if adjacent else []
+            for portals in key[1]:
+                cells, count = "+".join([cell_name(cell) for cell in portals]), len(portals)
+                ways.append(self.ngettext("through portal %(cells)s", "through portals %(cells)s", count, cells=cells))
+            if len(self._ways) >= _KEPT_WAYS:  # the words of a long-running process stay small
+                self._ways.clear()
+            found = self._ways[key] = self.listing(ways)
+        return found
+
+    def reason(self, reason: Reason) -> str:
+        """One line of "why these points", by its ``message_id`` (:data:`REASON_IDS`)."""
+        return _REASONS[reason.message_id](self, reason)
+
+    def explain(self, score: KingdomScore, row: Row) -> list[str]:
+        """One sentence per card or claim behind *row* of one player's column."""
+        return [self.reason(reason) for reason in score.explain(row)]
+
+    def _tribe(self, tribe: TribeScore) -> str:
+        if not tribe.reached:
+            return self._(
+                "%(tribe)s at %(cell)s: no connected land → %(points)s",
+                tribe=self.card(tribe.tribe),
+                cell=cell_name(tribe.cell),
+                points=self.points(tribe.points),
+            )
+        lands = [
+            f"{self.card(land.land)} {cell_name(land.cell)} {self.points(land.points)} "
+            f"({self.way(land.adjacent, land.networks)})"
+            for land in tribe.lands
+        ]
+        return self._(
+            "%(tribe)s at %(cell)s: %(lands)s → %(points)s",
+            tribe=self.card(tribe.tribe),
+            cell=cell_name(tribe.cell),
+            lands=self.enumeration(lands),
+            points=self.points(tribe.points),
+        )
+
+    def _conflict(self, conflict: Conflict) -> str:
+        (a, b), (first, second) = conflict.cells, conflict.tribes
+        way = self.way(conflict.adjacent, conflict.networks)
+        return (
+            f"{self.card(first)} {cell_name(a)} – {self.card(second)} {cell_name(b)} ({way}) "
+            f"→ {self.points(conflict.points)}"
+        )
+
+    def _dragon(self, dragon: DragonScore) -> str:
+        cell, points = cell_name(dragon.cell), self.points(dragon.points)
+        if not dragon.tamers:
+            return self._(
+                "Dragon at %(cell)s: wild, no two Elves, Dwarves or Humans connected → %(points)s",
+                cell=cell,
+                points=points,
+            )
+        by = self.listing(
+            [
+                f"{self._tamers(tribe, len(cells))} ({self.enumeration([self._tamer(dragon, c) for c in cells])})"
+                for tribe, cells in dragon.tamers
+            ]
+        )
+        if dragon.beyond_limit:
+            return self._(
+                "Dragon at %(cell)s: domesticated by %(by)s; only three domesticated Dragons count positive (R5.3) "
+                "→ %(points)s",
+                cell=cell,
+                by=by,
+                points=points,
+            )
+        return self._("Dragon at %(cell)s: domesticated by %(by)s → %(points)s", cell=cell, by=by, points=points)
+
+    def _tamer(self, dragon: DragonScore, cell: int) -> str:
+        """``"r1c3"``, or ``"r1c3 through portal r1c2"`` when not beside the Dragon."""
+        networks = dragon.way_from(cell)
+        return f"{cell_name(cell)} {self.way(False, networks)}" if networks else cell_name(cell)
+
+    def _tamers(self, tribe: Card, count: int) -> str:
+        """``"2 Dwarves"`` after "domesticated by": German needs the dative there ("von 2 Zwergen")."""
+        if tribe is Card.ELVES:
+            return self.pgettext("domesticated by", "%(count)d Elves", count=count)
+        if tribe is Card.DWARVES:
+            return self.pgettext("domesticated by", "%(count)d Dwarves", count=count)
+        return self.pgettext("domesticated by", "%(count)d Humans", count=count)
+
+    def _legend(self, legend: Legend) -> str:
+        return f"{self.legend_name(legend)}: {self.legend_requirement(legend)} → {self.points(legend.value)}"
+
+    # -- places and warnings (R7, R1)
+
+    def tiebreak(self, sheet: ScoreSheet, tiebreak: Tiebreak) -> str:
+        """How R7.3 decided (R7.5): "Ada ahead of Bo: both have 6 Harmony Points;
+        with their rows sorted from highest to lowest, the highest row decides, 6 vs 4." """
+        a, b = tiebreak.values
+        return self._(
+            "%(ahead)s ahead of %(behind)s: both have %(total)d Harmony Points; with their rows sorted from highest "
+            "to lowest, %(which)s decides, %(a)d vs %(b)d.",
+            ahead=sheet.results[tiebreak.ahead].player.name,
+            behind=sheet.results[tiebreak.behind].player.name,
+            total=tiebreak.total,
+            which=self._(_SORTED_POSITIONS[tiebreak.position - 1]),
+            a=a,
+            b=b,
+        )
+
+    def shared(self, sheet: ScoreSheet, group: tuple[int, ...]) -> str:
+        """Players still equal after R7.3 (R7.4): "Ada, Bo and Cy share place 1: …" (``"shared-place"``)."""
+        return self._(
+            "%(names)s share place %(place)d: equal totals and equal sorted rows (R7.4).",
+            names=self.listing([sheet.results[i].player.name for i in group]),
+            place=sheet.results[group[0]].place,
+        )
+
+    def warning(self, warning: DeckWarning) -> str:
+        """More copies of a card than the deck holds (R1)."""
+        return self._(
+            "more %(cards)s than a %(players)d-player deck holds (%(count)d entered, %(deck)d in the deck) "
+            "— check your entry",
+            cards=self.cards(warning.card),
+            players=warning.players,
+            count=warning.count,
+            deck=warning.deck,
+        )
+
+    def sheet(self, sheet: ScoreSheet) -> dict[str, Any]:
+        """The score sheet in the CLI/API JSON shape: :meth:`ScoreSheet.to_dict`
+        with each player's ``explanations`` (row → sentences), then the
+        ``tiebreaks`` (tiebreak notes, then shared places) and ``warnings``."""
+        shape = sheet.to_dict()
+        for player, result in zip(shape["players"], sheet.results, strict=True):
+            player["explanations"] = {
+                row.value: [self.reason(reason) for reason in reasons]
+                for row, reasons in result.score.explanations().items()
+            }
+        shape["tiebreaks"] = [self.tiebreak(sheet, t) for t in sheet.tiebreaks] + [
+            self.shared(sheet, group) for group in sheet.shared
+        ]
+        shape["warnings"] = [self.warning(w) for w in sheet.warnings]
+        return shape
+
+    # -- refusals (R8)
+
+    def error_text(self, error: GameError) -> str:
+        """What is wrong, without who or where: ``"the name is empty"``."""
+        write = _ERRORS.get(error.message_id)
+        return write(self, error.params) if write else str(error)
+
+    def where(self, error: GameError) -> str:
+        """``"Ada, row 2, column 3"``: whose entry and which cell, or ``""``."""
+        parts = []
+        if error.player_name:
+            parts.append(error.player_name)
+        elif error.player is not None:
+            parts.append(self._("Player %(number)d", number=error.player + 1))
+        if error.row is not None:
+            parts.append(self._("row %(row)d", row=error.row))
+        if error.column is not None:
+            parts.append(self._("column %(column)d", column=error.column))
+        return ", ".join(parts)
+
+    def error(self, error: GameError) -> str:
+        """The whole refusal: ``"game 2: Ada, row 2, column 3: no card chosen"``."""
+        where, text = self.where(error), self.error_text(error)
+        problem = f"{where}: {text}" if where else text
+        if error.game is None:
+            return problem
+        return self._("game %(number)d: %(problem)s", number=error.game, problem=problem)
+
+    def errors(self, errors: GameErrors, limit: int = 50) -> list[str]:
+        """One sentence per problem, at most *limit*, then how many more there were."""
+        shown = [self.error(error) for error in errors.errors[:limit]]
+        more = len(errors.errors) - limit
+        if more > 0:
+            shown.append(self.ngettext("… and %(num)d more problem", "… and %(num)d more problems", more))
+        return shown
+
+
+def _legend_named(words: Words, legend_id: object) -> str:
+    legend = next((x for x in LEGENDS if x.id == legend_id), None)
+    return words.legend_name(legend) if legend else str(legend_id)
+
+
+def _claimed_by(words: Words, p: dict[str, Any]) -> str:
+    return p["by_name"] or words._("Player %(number)d", number=p["by_player"] + 1)
+
+
+def _too_long(words: Words, p: dict[str, Any]) -> str:
+    if p["field"] == "location":
+        return words._("the location is longer than %(most)d characters", most=p["most"])
+    return words._("the notes are longer than %(most)d characters", most=p["most"])
+
+
+def _hidden_characters(words: Words, p: dict[str, Any]) -> str:
+    if p["field"] == "location":
+        return words._("the location has control or text-direction characters")
+    return words._("the notes have control or text-direction characters")
+
+
+#: Every refusal's sentence, by message id: the engine's (R8, R6.1, R9), then
+#: those of game files being imported (store.exchange) and of saved details.
+_ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
+    "game-not-object": lambda w, p: w._('a game must be a JSON object with a "players" list'),
+    "players-under-game": lambda w, p: w._('a game needs a "players" list at the top; this file has it under "game"'),
+    "players-missing": lambda w, p: w._('a game needs a "players" list'),
+    "player-count": lambda w, p: w._("a game has %(least)d to %(most)d players, not %(count)d", **p),
+    "player-not-object": lambda w, p: w._("a player must be an object with name, kingdom and legends"),
+    "name-not-text": lambda w, p: w._("the name must be text"),
+    "name-hidden-characters": lambda w, p: w._(
+        "the name contains control or direction characters; use letters, digits and punctuation"
+    ),
+    "name-empty": lambda w, p: w._("the name is empty"),
+    "name-too-long": lambda w, p: w._("the name is %(length)d characters long; at most %(most)d are allowed", **p),
+    "name-taken": lambda w, p: w._("the name is already used by %(other)s", **p),
+    "kingdom-not-list": lambda w, p: w._("the kingdom must be a list of 4 rows of 4 cards"),
+    "kingdom-rows": lambda w, p: w.ngettext(
+        "the kingdom must be 4 rows of 4 cards, not %(num)d row",
+        "the kingdom must be 4 rows of 4 cards, not %(num)d rows",
+        p["count"],
+    ),
+    "kingdom-size": lambda w, p: w._("a kingdom has 16 cards, not %(count)d", **p),
+    "row-not-list": lambda w, p: w._("the row must be a list of 4 cards"),
+    "row-length": lambda w, p: w._("the row must have 4 cards, not %(count)d", **p),
+    "card-missing": lambda w, p: w._("no card chosen"),
+    "card-unknown": lambda w, p: w._("%(value)s is not one of the ten card ids", value=repr(p["value"])),
+    "legends-not-list": lambda w, p: w._("legends must be a list of Legend ids"),
+    "legend-not-text": lambda w, p: w._('a Legend id must be text, like "lands-forest"'),
+    "legend-unknown": lambda w, p: w._("%(value)s is not a Legend id", value=repr(p["value"])),
+    "legend-listed-twice": lambda w, p: w._(
+        "the Legend “%(legend)s” is listed twice", legend=_legend_named(w, p["legend"])
+    ),
+    "legend-claimed": lambda w, p: w._(
+        "the Legend “%(legend)s” is already claimed by %(name)s; a Legend belongs to one player",
+        legend=_legend_named(w, p["legend"]),
+        name=_claimed_by(w, p),
+    ),
+    "ruleset-unknown": lambda w, p: w._(
+        "unknown ruleset %(value)s (known: %(known)s)", value=repr(p["value"]), known=", ".join(p["known"])
+    ),
+    "games-not-list": lambda w, p: w._('"games" must be a non-empty list of game files'),
+    "too-many-games": lambda w, p: w._("at most %(most)d games can be imported at once, not %(count)d", **p),
+    "date-invalid": lambda w, p: w._("date %(value)s is not a date like 2026-11-30", value=repr(p["value"])),
+    "details-not-text": lambda w, p: w._("location and notes must be text"),
+    "details-too-long": _too_long,
+    "details-hidden-characters": _hidden_characters,
+}
+
+#: The message ids of every refusal :class:`Words` can write.
+ERROR_IDS = frozenset(_ERRORS)
+
+_REASONS: dict[str, Callable[[Words, Any], str]] = {
+    "tribe-lands": Words._tribe,
+    "tribe-no-land": Words._tribe,
+    "conflict": Words._conflict,
+    "dragon-wild": Words._dragon,
+    "dragon-tamed": Words._dragon,
+    "dragon-beyond-limit": Words._dragon,
+    "legend": Words._legend,
+}
+
+#: The message ids of every line of "why these points" (:meth:`Words.reason`);
+#: tiebreak notes, shared places and deck warnings have their own methods.
+REASON_IDS = frozenset(_REASONS)
+
+#: The command line's and the JSON API's words.
+ENGLISH = Words()

@@ -1,0 +1,233 @@
+"""The sentence writer (scorekeeper.words): every message id has German words,
+and every kind of refusal and explanation written in German is German.
+
+Inputs are built to trigger each kind of refusal (R8, R6.1, R9, game files
+being imported) and each kind of "why these points" line (R3–R7, R1); the
+sets of kinds met are checked against the writer's own lists, so a new kind
+without a German test fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+from scorekeeper.engine import (
+    LEGENDS,
+    POCKET,
+    Card,
+    Game,
+    GameError,
+    GameErrors,
+    Kingdom,
+    Row,
+    Tiebreak,
+    parse_card,
+    score_game,
+    score_kingdom,
+)
+from scorekeeper.store.exchange import read_games
+from scorekeeper.words import ENGLISH, ERROR_IDS, REASON_IDS, Words
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
+GERMAN = Words(Translations.load(str(TRANSLATIONS), ["de"]), "de")
+
+#: English words that must not appear in German sentences (whole words, case as written).
+ENGLISH_WORDS = [
+    "through", "portal", "portals", "adjacent", "and", "row", "rows", "column", "Player", "player", "already",
+    "claimed", "not", "players", "cards", "card", "name", "at", "Dragon", "Dragons", "domesticated",
+    "connected", "land", "share", "place", "ahead", "both", "highest", "decides", "vs", "more", "deck",
+    "entered", "check", "game", "games", "must", "list", "text", "unknown", "known", "Legend", "listed", "twice",
+    "empty", "long", "characters", "allowed", "used", "location", "notes", "date", "most", "imported",
+    "problem", "problems", "Harmony", "Points", "equal", "sorted", "only", "count", "positive", "chosen", "ten",
+    "ids", "kingdom", "Forest", "Forests", "Swamp", "Mountain", "Plain", "Plains", "Elves", "Dwarves", "Humans",
+    "Magical", "Tribe", "Alliance", "Battle", "Four", "of", "the", "is", "a", "by", "no", "two", "one", "or",
+]  # fmt: skip
+_QUOTED = re.compile(r"„[^“]*“|'[^']*'")  # JSON keys and values as typed stay as they are
+
+
+def english_words_in(sentence: str) -> list[str]:
+    words = set(re.findall(r"[A-Za-z]+", _QUOTED.sub("", sentence)))
+    return [word for word in ENGLISH_WORDS if word in words]
+
+
+def plains() -> list[list[str]]:
+    return [["plain"] * 4 for _ in range(4)]
+
+
+def player(name: object = "Ada", kingdom: object = None, legends: object = None) -> dict:
+    return {"name": name, "kingdom": plains() if kingdom is None else kingdom, "legends": legends or []}
+
+
+def refused(data: object) -> list[GameError]:
+    with pytest.raises(GameErrors) as caught:
+        Game.from_dict(data)
+    return list(caught.value.errors)
+
+
+def imported(data: object) -> list[GameError]:
+    with pytest.raises(GameErrors) as caught:
+        read_games(data)
+    return list(caught.value.errors)
+
+
+def every_kind_of_refusal() -> list[GameError]:
+    short_row = plains()
+    short_row[1] = ["plain"] * 3
+    not_a_row = plains()
+    not_a_row[2] = "plain"  # type: ignore[call-overload]
+    cells = plains()
+    cells[0][0], cells[3][3] = "", "xyz"
+    with pytest.raises(GameError) as size:
+        Kingdom.from_cells(["plain"] * 15)
+    good = {"players": [player("Ada"), player("Bo")]}
+    return [
+        *refused([]),
+        *refused({"game": {"players": []}}),
+        *refused({}),
+        *refused({"players": [player()]}),
+        *refused({"ruleset": "deluxe", "players": [7, player(5), player("a\u202eb"), player("")]}),
+        *refused({"players": [player("A" * 41), player("Bo"), player("bo")]}),
+        *refused({"players": [player("Ada", "xyz"), player("Bo", plains()[:1]), player("Cy", plains()[:3])]}),
+        *refused({"players": [player("Ada", not_a_row), player("Bo", short_row), player("Cy", cells)]}),
+        *refused({"players": [player("Ada", legends="x"), player("Bo", legends=[5, "zzz", "four-tribes"] * 2)]}),
+        # the Legend refusal naming a player without a name: "Spieler 1", not "Player 1"
+        *refused({"players": [player("", legends=["lands-forest"]), player("Bo", legends=["lands-forest"])]}),
+        size.value,
+        *imported({"games": []}),
+        *imported({"games": [good] * 1001}),
+        *imported({"games": [good, {"players": [player()]}]}),
+        *imported({**good, "date": "2026-13-45"}),
+        *imported({**good, "location": 5}),
+        *imported({**good, "location": "x" * 101}),
+        *imported({**good, "notes": "a\u202eb"}),
+    ]
+
+
+def test_every_kind_of_refusal_is_met_and_written_in_german():
+    errors = every_kind_of_refusal()
+    assert {error.message_id for error in errors} == ERROR_IDS
+    for error in errors:
+        german = GERMAN.error(error)
+        assert german != ENGLISH.error(error), german
+        assert english_words_in(german) == [], german
+
+
+def test_the_legend_refusal_names_a_nameless_player_in_german():
+    errors = refused({"players": [player("", legends=["lands-forest"]), player("Bo", legends=["lands-forest"])]})
+    claimed = next(error for error in errors if error.message_id == "legend-claimed")
+    assert claimed.params == {"legend": "lands-forest", "by_player": 0, "by_name": None}
+    assert GERMAN.error(claimed) == (
+        "Bo: die Legende „Land der Wälder“ hat schon Spieler 1 beansprucht; eine Legende gehört einem Spieler"
+    )
+    assert ENGLISH.error(claimed) == (
+        "Bo: the Legend “Land of Forests” is already claimed by Player 1; a Legend belongs to one player"
+    )
+
+
+def test_a_history_game_refused_is_numbered_in_german():
+    good = {"players": [player("Ada"), player("Bo")]}
+    (error,) = imported({"games": [good, {"players": [player()]}]})
+    assert (error.game, error.message_id, error.params) == (2, "player-count", {"count": 1, "least": 2, "most": 4})
+    assert GERMAN.error(error) == "Partie 2: eine Partie hat 2 bis 4 Spieler, nicht 1"
+    assert ENGLISH.error(error) == "game 2: a game has 2 to 4 players, not 1"
+
+
+def test_plural_forms_come_from_the_catalogue():
+    (one_row,) = refused({"players": [player("Ada", plains()[:1]), player("Bo")]})
+    assert ENGLISH.error(one_row) == "Ada: the kingdom must be 4 rows of 4 cards, not 1 row"
+    assert GERMAN.error(one_row) == "Ada: das Königreich muss 4 Zeilen mit je 4 Karten haben, nicht 1 Zeile"
+    many = GameErrors([GameError("name-empty", player=i) for i in range(52)])
+    assert ENGLISH.errors(many)[-1] == "… and 2 more problems"
+    assert GERMAN.errors(many, limit=51)[-1] == "… und 1 weiteres Problem"
+
+
+def kingdom(codes: str) -> Kingdom:
+    return Kingdom(tuple(parse_card(code) for code in codes.split()))
+
+
+# Each kingdom shows some kinds of line; together, every kind and every way of reaching a card.
+KINGDOMS = [
+    # Elves r1c1: Forest beside and through the portals r2c1+r2c2; Swamp through them; Dragon r1c4 wild
+    "El Fo Pl Dr  Po Po Pl Pl  Pl Sw Pl Pl  Pl Pl Pl Pl",
+    # Dragon r2c2 tamed by Elves, Dwarves (one through portal r3c2) and Humans (both through it)
+    "Pl El Pl Pl  El Dr Dw Pl  Hu Po Dw Pl  Pl Hu Pl Pl",
+    # Elves and Dwarves in conflict through portal r1c2
+    "El Po Dw Pl  Pl Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl",
+    # four domesticated Dragons around portals: one beyond the limit (R5.3); a Goblin with no land
+    "Dr Hu Dr Hu  Hu Po Hu Po  Dr Hu Dr Hu  Go Dw Dw Hu",
+]
+
+
+def test_every_kind_of_explanation_is_met_and_written_in_german():
+    met: set[str] = set()
+    for codes in KINGDOMS:
+        scored = score_kingdom(kingdom(codes), POCKET, [legend.id for legend in LEGENDS])
+        for row in Row:
+            for reason, german in zip(scored.explain(row), GERMAN.explain(scored, row), strict=True):
+                met.add(reason.message_id)
+                assert english_words_in(german) == [], german
+    assert met == REASON_IDS
+    ways = [GERMAN.way(True, score_kingdom(kingdom(KINGDOMS[0]), POCKET).kingdom.portal_networks)]
+    assert ways == ["benachbart und durch Portale r2c1+r2c2"]
+
+
+def test_tiebreak_notes_shared_places_and_deck_warnings_are_written_in_german():
+    sheet = score_game(Game.from_dict({"players": [player(n) for n in ("Ada", "Bo", "Cy")]}))
+    notes = [GERMAN.tiebreak(sheet, Tiebreak(0, 1, 8, position, (4, 3))) for position in range(1, 8)]
+    assert notes[1] == (
+        "Ada vor Bo: beide haben 8 Harmoniepunkte; nach ihren Zeilen von der höchsten zur niedrigsten sortiert, "
+        "entscheidet die zweithöchste Zeile, 4 zu 3."
+    )
+    assert len(set(notes)) == 7  # each sorted position has its own ordinal
+    shared = GERMAN.shared(sheet, sheet.shared[0])
+    assert shared.startswith("Ada, Bo und Cy teilen sich Platz 1")
+    two = {"players": [player("Ada", [[card.value] * 4 for card in (Card.FOREST,) * 4]), player("Bo")]}
+    warnings = [GERMAN.warning(w) for w in score_game(Game.from_dict(two)).warnings]
+    assert warnings == [
+        "mehr Wälder als ein Deck für 2 Spieler enthält (16 eingegeben, 4 im Deck) — bitte prüfen",
+        "mehr Ebenen als ein Deck für 2 Spieler enthält (16 eingegeben, 4 im Deck) — bitte prüfen",
+    ]
+    for sentence in [*notes, shared, *warnings, *(GERMAN.cards(card) for card in Card)]:
+        assert english_words_in(sentence) == [], sentence
+
+
+def test_english_lists_have_no_serial_comma_and_german_lists_say_und():
+    assert ENGLISH.listing(["Ada", "Bo", "Cy"]) == "Ada, Bo and Cy"
+    assert GERMAN.listing(["Ada", "Bo", "Cy"]) == "Ada, Bo und Cy"
+    assert ENGLISH.enumeration(["r1c1", "r1c2", "r1c3"]) == "r1c1, r1c2, r1c3"
+    assert [ENGLISH.points(p) for p in (4, 0, -2)] == ["+4", "+0", "-2"]
+
+
+def writer_message_ids() -> set[tuple[object, str | None]]:
+    """Every message id in scorekeeper/words.py (with its context), as pybabel extracts them."""
+    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    path = TRANSLATIONS.parent / "words.py"
+    found = extract_from_file("python", str(path), keywords)
+    return {(message, context) for _line, message, _comments, context in found}
+
+
+def test_every_message_id_of_the_writer_has_a_german_translation():
+    with (TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po").open("rb") as po:
+        catalogue = read_po(po)
+    compiled = Translations.load(str(TRANSLATIONS), ["de"])
+    ids = writer_message_ids()
+    assert len(ids) > 100
+    for message_id, context in ids:
+        key = message_id[0] if isinstance(message_id, tuple) else message_id
+        entry = catalogue.get(key, context=context)
+        assert entry is not None, message_id
+        assert not entry.fuzzy, message_id
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        assert all(strings), message_id
+        if isinstance(message_id, tuple):
+            assert compiled.ngettext(*message_id, 1) == strings[0], "compile the catalogue (scripts/translations.py)"
+        elif entry.context:
+            assert compiled.pgettext(entry.context, key) == strings[0]
+        else:
+            assert compiled.gettext(key) == strings[0], "compile the catalogue (scripts/translations.py)"

@@ -1,0 +1,40 @@
+"""Refusals on German pages are German through and through (issue: English
+leaked into German pages where the engine's sentences were matched by pattern)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from bs4 import BeautifulSoup
+
+from tests.conftest import CASE_FILES, form_data, load_case
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+
+
+def test_a_refused_game_of_a_history_import_reads_in_german(db_client):
+    one_player = {"players": FOUR["game"]["players"][:1]}
+    history = {"games": [FOUR["game"], one_player]}
+    response = db_client.post(
+        "/games/import?lang=de",
+        data={"file": (io.BytesIO(json.dumps(history).encode()), "verlauf.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    errors = [li.get_text() for li in BeautifulSoup(response.data, "html.parser").select("#form-errors li")]
+    assert errors == ["Partie 2: eine Partie hat 2 bis 4 Spieler, nicht 1"]
+    assert db_client.get("/games.json").get_json() == {"games": []}
+
+
+def test_a_legend_claimed_by_a_player_without_a_name_reads_in_german(client):
+    game = json.loads(json.dumps(FOUR["game"]))
+    game["players"][0]["name"] = ""
+    game["players"][0]["legends"] = ["lands-forest"]
+    game["players"][1]["legends"] = ["lands-forest"]
+    response = client.post("/?lang=de", data=form_data(game))
+    assert response.status_code == 422
+    soup = BeautifulSoup(response.data, "html.parser")
+    legends = soup.select_one("#players-1-legends-errors").get_text(" ", strip=True)
+    assert "die Legende „Land der Wälder“ hat schon Spieler 1 beansprucht" in legends
+    assert "Player" not in soup.get_text()
