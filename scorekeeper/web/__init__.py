@@ -11,7 +11,7 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
-    from . import i18n
+    from . import delivery, i18n
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, qr_svg
     from .games import IMPORT_LIMIT
@@ -21,6 +21,7 @@ def init_app(app: Flask) -> None:
 
     init_security(app)
     i18n.init_app(app)
+    delivery.init_app(app)
 
     @app.before_request
     def larger_imports():
