@@ -16,6 +16,7 @@ def init_app(app: Flask) -> None:
     from .display import CARD_SYMBOLS, card_symbol, qr_svg
     from .games import IMPORT_LIMIT
     from .games import bp as games_bp
+    from .preview import kingdom_preview
     from .security import init_security
     from .views import bp as sheets_bp
 
@@ -35,6 +36,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
     app.jinja_env.globals.update(card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS)
+    app.jinja_env.globals.update(kingdom_preview=kingdom_preview)  # the form's points so far
 
     @app.get("/healthz")
     def healthz():
