@@ -10,7 +10,8 @@
   version is answered ``Cache-Control: public, max-age=31536000, immutable``;
   a changed file gets a new URL, so a deploy never leaves a stale script in
   a browser. Any other request for the file (no ``v``, or an old one) keeps
-  Flask's ``no-cache`` (revalidated with the ETag on every use).
+  Flask's ``no-cache`` (revalidated with the ETag on every use). Static
+  files are always sent whole (no byte ranges), compressed like pages.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ def init_app(app: Flask) -> None:
             version = versions.get(values.get("filename", ""))
             if version:
                 values["v"] = version
+
+    @app.before_request
+    def whole_static_files() -> None:
+        # A byte range of a file sent compressed would not match its Content-Range;
+        # the static files are small, so they are always sent whole (a server may).
+        if request.endpoint == "static":
+            request.environ.pop("HTTP_RANGE", None)
 
     @app.after_request
     def static_file(response: Response) -> Response:

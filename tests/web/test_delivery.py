@@ -127,6 +127,13 @@ def test_a_revalidated_static_file_is_answered_304(client, encoding):
     assert other.status_code == 200 and other.headers["Content-Encoding"] == "deflate"
 
 
+def test_a_range_of_a_static_file_is_sent_whole_and_compressed(client):
+    """Compressed bytes could not match a Content-Range of the file: the range is not served."""
+    asked = client.get("/static/css/app.css", headers={"Accept-Encoding": "br", "Range": "bytes=0-4999"}, buffered=True)
+    assert asked.status_code == 200 and "Content-Range" not in asked.headers
+    assert brotli.decompress(asked.data) == (STATIC / "css" / "app.css").read_bytes()
+
+
 def _app_serving(folder: Path) -> Flask:
     """An app whose static files are *folder*, set up as create_app sets up ours (a new process)."""
     app = Flask(__name__, static_folder=str(folder))
