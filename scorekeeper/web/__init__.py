@@ -11,16 +11,18 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
-    from . import i18n
+    from . import delivery, i18n
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, qr_svg
     from .games import IMPORT_LIMIT
     from .games import bp as games_bp
+    from .preview import kingdom_preview
     from .security import init_security
     from .views import bp as sheets_bp
 
     init_security(app)
     i18n.init_app(app)
+    delivery.init_app(app)
 
     @app.before_request
     def larger_imports():
@@ -34,6 +36,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
     app.jinja_env.globals.update(card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS)
+    app.jinja_env.globals.update(kingdom_preview=kingdom_preview)  # the form's points so far
 
     @app.get("/healthz")
     def healthz():

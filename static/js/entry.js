@@ -1,7 +1,8 @@
 // Tap entry on the game form: a palette of the ten card types, cells painted
 // by tapping or typing, undo/redo, and each kingdom's running rows from the
-// server's engine (POST /api/preview). The cell text boxes stay the submitted
-// fields; without this file the form works as plain text boxes with a card list.
+// server's engine (sent with the page, then POST /api/preview on each change).
+// The cell text boxes stay the submitted fields; without this file the form
+// works as plain text boxes with a card list.
 (function () {
   "use strict";
   var form = document.getElementById("game-form");
@@ -125,6 +126,14 @@
     });
   }
 
+  function changedSinceSent(panel) {
+    var changed = function (field) {
+      return field.type === "checkbox" || field.type === "radio" ? field.checked !== field.defaultChecked : field.value !== field.defaultValue;
+    };
+    return Array.prototype.some.call(panel.querySelectorAll(".cell-input input, .legend-list input"), changed) ||
+      Array.prototype.some.call(form.querySelectorAll("input[name=ruleset]"), changed);
+  }
+
   function cellsOf(button) {
     return Array.prototype.slice.call(button.closest(".kingdom-input").querySelectorAll(".cell-btn"));
   }
@@ -152,6 +161,7 @@
       b.select = select;
       select.parentNode.appendChild(b);
       select.tabIndex = -1;
+      b.dataset.pts = select.dataset.pts || "";  // the server's points for the page as sent
       select.addEventListener("change", function () {  // chosen another way (autofill, tests)
         b.dataset.pts = "";
         paint(select);
@@ -185,7 +195,23 @@
         e.preventDefault();
       });
     });
-    schedule(grid.closest("fieldset.player"));
+    // The page came with this kingdom's points (none for a word that is no card).
+    var table = document.getElementById("preview-" + grid.closest("fieldset.player").dataset.player);
+    table.hidden = !table.hasAttribute("data-scored");
+  });
+  // After Back the browser may give earlier entries back, once the page has
+  // loaded and before "pageshow": show them, and have the engine score them.
+  // Otherwise the points sent with the page stand and nothing is asked.
+  window.addEventListener("pageshow", function (e) {
+    if (e.persisted) { return; }  // from the back/forward cache: as it was left
+    form.querySelectorAll("fieldset.player").forEach(function (panel) {
+      if (!changedSinceSent(panel)) { return; }
+      panel.querySelectorAll(".cell-input input").forEach(function (select) {
+        select.cellButton.dataset.pts = "";
+        paint(select);
+      });
+      schedule(panel);
+    });
   });
 
   palette.querySelectorAll("[data-card]").forEach(function (b) {

@@ -46,3 +46,18 @@ def test_workers_share_games_and_sessions(database_url, tmp_path):
     log = (tmp_path / "gunicorn.log").read_text()
     assert "Traceback" not in log
     assert log.count("Booting worker") >= 3
+
+
+def test_gunicorn_sends_compressed_pages_and_year_long_static_files(tmp_path):
+    """The production setup compresses in the app (Flask-Compress); no proxy is needed for it."""
+    with gunicorn(f"sqlite:///{tmp_path / 'games.sqlite3'}", workers=1) as base:
+        page = requests.get(base + "/", headers={"Accept-Encoding": "br"}, timeout=10)
+        assert page.headers["Content-Encoding"] == "br" and "Accept-Encoding" in page.headers["Vary"]
+        assert int(page.headers["Content-Length"]) < len(page.content) / 3  # requests decodes it
+        scripts = BeautifulSoup(page.text, "html.parser").select("script[src]")
+        assert scripts
+        for script in scripts:
+            static = requests.get(base + script["src"], headers={"Accept-Encoding": "gzip"}, timeout=10)
+            assert static.headers["Content-Encoding"] == "gzip"
+            assert static.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            assert static.text.lstrip().startswith("//")

@@ -108,10 +108,26 @@ def test_grid_shows_each_card_and_its_points(client):
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
     soup = BeautifulSoup(page.data, "html.parser")
     kingdom = case["game"]["players"][0]["kingdom"]
-    cells = soup.select("#kingdom-0 table.grid td")
+    cells = soup.select("#kingdom-0 table.grid td.card")
     assert [td["data-card"] for td in cells] == [card for row in kingdom for card in row]
     dragons = soup.select("#kingdom-0 td.card-dragon")
     assert dragons and all("tamed" in td["class"] or "wild" in td["class"] for td in dragons)
+
+
+@pytest.mark.parametrize("lang, row, column", [("en", "row", "column"), ("de", "Zeile", "Spalte")])
+def test_each_grid_card_has_a_row_and_a_column_header(client, lang, row, column):
+    """What a screen reader says with each card: its row and column (axe-core's td-has-header)."""
+    case = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+    sheet = client.post("/", data=form_data(case["game"])).headers["Location"]
+    soup = BeautifulSoup(client.get(sheet, headers={"Accept-Language": lang}).data, "html.parser")
+    for grid in soup.select("table.grid"):
+        rows = grid.find_all("tr")
+        columns = [th.get_text() for th in rows[0].find_all("th", scope="col")]
+        assert columns == [f"{column} {n}" for n in range(1, 5)]
+        for number, tr in enumerate(rows[1:], start=1):
+            assert tr.find("th", scope="row").get_text() == f"{row} {number}"
+            cards = tr.find_all("td", class_="card")
+            assert len(cards) == 4 and all(f"(r{number}c" in td.get_text() for td in cards)
 
 
 def test_explanations_name_the_tamers(client):
