@@ -40,6 +40,14 @@ LANGUAGES = {"en": "English", "de": "Deutsch"}
 COOKIE = "lang"
 
 
+def chosen_language() -> str | None:
+    """The language chosen on the page (``?lang=``, else the cookie), or ``None``."""
+    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if asked in LANGUAGES:
+            return asked
+    return None
+
+
 def choose_locale() -> str:
     """``?lang=`` when given, else the remembered choice (cookie), else the
     browser's Accept-Language, else English."""

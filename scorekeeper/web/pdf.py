@@ -23,15 +23,18 @@ PAPERS = {"a4": "A4", "letter": "Letter"}
 LETTER_REGIONS = {"US", "CA", "MX", "PH", "PR"}
 
 
-def choose_paper(asked: str | None, languages: LanguageAccept) -> str:
-    """``"a4"`` or ``"letter"``: what was asked for (``?paper=``), else the paper
-    of the browser's first language with a region (``en-US`` → Letter), else A4."""
+def choose_paper(asked: str | None, languages: LanguageAccept, chosen: str | None = None) -> str:
+    """``"a4"`` or ``"letter"``: what was asked for (``?paper=``); else, when a
+    language was *chosen* on the page (``de``), the region the browser gives
+    for that language (``en`` chosen, ``en-US`` in the browser → Letter), A4
+    without one; else the paper of the browser's first language with a region
+    (``en-US`` → Letter); else A4."""
     if asked and asked.lower() in PAPERS:
         return asked.lower()
     for language, _quality in languages:
-        region = language.replace("_", "-").partition("-")[2].upper()
-        if region:
-            return "letter" if region in LETTER_REGIONS else "a4"
+        base, _, region = language.replace("_", "-").partition("-")
+        if region and (chosen is None or base.lower() == chosen):
+            return "letter" if region.upper() in LETTER_REGIONS else "a4"
     return "a4"
 
 

@@ -22,7 +22,7 @@ from werkzeug.exceptions import BadRequest, TooManyRequests
 from ..engine import Game, GameErrors, KingdomScore, Row, ScoreSheet, cell_name, score_game
 from .display import qr_fits, qr_svg_file
 from .forms import SaveGameForm
-from .i18n import gettext
+from .i18n import chosen_language, gettext
 from .links import DamagedLink, decode_game
 from .pdf import choose_paper, render_pdf
 from .security import CSRF_SLOT, limiter, pdf_rate_limit
@@ -159,7 +159,7 @@ def token_pdf(token: str) -> Response:
     """The sheet of the game packed in *token* as a one-page PDF download: A4,
     or Letter by ``?paper=letter`` or by the browser's language. A link's PDF
     is the same for everyone: kept (LRU) once rendered. A damaged link is a 404."""
-    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    paper = choose_paper(request.args.get("paper"), request.accept_languages, chosen_language())
     played_on, pdf = _token_pdf(token, paper, request.url_root, str(get_locale() or "en"))
     return _pdf_download(pdf, played_on)
 
@@ -173,7 +173,7 @@ def _token_pdf(token: str, paper: str, url_root: str, language: str) -> tuple[da
 
 def pdf_response(context: dict) -> Response:
     """The sheet of *context* (:func:`sheet_context`) as a one-page PDF download (paper from the request)."""
-    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    paper = choose_paper(request.args.get("paper"), request.accept_languages, chosen_language())
     return _pdf_download(_render_sheet_pdf(context, paper), context["played_on"])
 
 

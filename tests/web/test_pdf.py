@@ -150,3 +150,26 @@ def _read_pgm(data: bytes) -> tuple[tuple[int, int], bytes]:
 
 def test_damaged_pdf_link_is_a_404(client):
     assert client.get("/sheet/1nope.pdf").status_code == 404
+
+
+def test_paper_follows_the_language_chosen_on_the_page():
+    """Issue: German pages on an en-US phone gave Letter. A language chosen on the
+    page decides; without a choice, the browser's language and region."""
+    from werkzeug.datastructures import LanguageAccept
+
+    us_phone = LanguageAccept([("en-US", 1), ("en", 0.9)])
+    assert choose_paper(None, us_phone, chosen="de") == "a4"
+    assert choose_paper(None, us_phone, chosen="en") == "letter"
+    assert choose_paper(None, us_phone) == "letter"
+    assert choose_paper(None, LanguageAccept([("de-DE", 1), ("en-CA", 0.5)]), chosen="en") == "letter"
+    assert choose_paper("letter", us_phone, chosen="de") == "letter"  # asked for by name
+
+
+@pytest.mark.parametrize(("query", "cookie", "size"), [("?lang=de", None, "A4"), ("", "de", "A4"), ("", None, "Letter")])
+def test_a_german_page_on_an_en_us_phone_prints_on_a4(client, query, cookie, size):
+    if cookie:
+        client.set_cookie("lang", cookie)
+    token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
+    pdf = client.get(f"/sheet/{token}.pdf{query}", headers={"Accept-Language": "en-US,en;q=0.9"})
+    width, height = (float(x) for x in PdfReader(io.BytesIO(pdf.data)).pages[0].mediabox[2:])
+    assert (round(width), round(height)) == {"A4": (595, 842), "Letter": (612, 792)}[size]
