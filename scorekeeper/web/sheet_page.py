@@ -178,8 +178,26 @@ def pdf_response(context: dict) -> Response:
 
 
 def _render_sheet_pdf(context: dict, paper: str) -> bytes:
-    html = render_template("sheets/sheet.pdf.html", **context, paper=paper)
+    shown = context.get("viewing") or context.get("saved")
+    notes = notes_for_print(shown.notes) if shown is not None and shown.notes else None
+    html = render_template("sheets/sheet.pdf.html", **context, paper=paper, print_notes=notes)
     return render_pdf(html, paper, base_url=request.url_root)
+
+
+#: How much of a saved game's notes the one-page PDF prints: lines, characters.
+PRINTED_NOTE_LINES, PRINTED_NOTE_CHARACTERS = 3, 240
+
+
+def notes_for_print(notes: str) -> tuple[str, bool]:
+    """The part of *notes* (up to 2,000 characters, several lines) that the
+    one-page PDF prints, as one line (line breaks shown as " / "), and whether
+    it was shortened (the PDF then points to the game's page for the rest)."""
+    lines = [line.strip() for line in notes.splitlines() if line.strip()]
+    text = " / ".join(lines[:PRINTED_NOTE_LINES])
+    cut = len(lines) > PRINTED_NOTE_LINES or len(text) > PRINTED_NOTE_CHARACTERS
+    if len(text) > PRINTED_NOTE_CHARACTERS:
+        text = text[:PRINTED_NOTE_CHARACTERS].rsplit(" ", 1)[0]
+    return text, cut
 
 
 def _pdf_download(pdf: bytes, played_on: date | None) -> Response:
