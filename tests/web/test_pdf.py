@@ -165,7 +165,9 @@ def test_paper_follows_the_language_chosen_on_the_page():
     assert choose_paper("letter", us_phone, chosen="de") == "letter"  # asked for by name
 
 
-@pytest.mark.parametrize(("query", "cookie", "size"), [("?lang=de", None, "A4"), ("", "de", "A4"), ("", None, "Letter")])
+@pytest.mark.parametrize(
+    ("query", "cookie", "size"), [("?lang=de", None, "A4"), ("", "de", "A4"), ("", None, "Letter")]
+)
 def test_a_german_page_on_an_en_us_phone_prints_on_a4(client, query, cookie, size):
     if cookie:
         client.set_cookie("lang", cookie)
