@@ -14,5 +14,7 @@ run: $(PY)
 
 test: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(VENV)/bin/mypy
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest

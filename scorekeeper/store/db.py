@@ -6,6 +6,8 @@ all import it from here and none of them imports another in a circle.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
 
@@ -15,3 +17,10 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# The base the tables subclass: ``db.Model`` (Base with Flask-SQLAlchemy's
+# mixins). Type checkers cannot subclass an attribute, so to them it is Base.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model

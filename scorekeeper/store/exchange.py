@@ -11,8 +11,9 @@ import csv
 import io
 import re
 from datetime import date
+from typing import cast
 
-from ..engine import Game, GameError, GameErrors, InvalidGame, Row
+from ..engine import Card, Game, GameError, GameErrors, InvalidGame, Row
 from .db import db
 from .games import Details, save_game, sheet_of
 from .models import SavedGame
@@ -77,7 +78,8 @@ def games_csv(games: list[SavedGame]) -> str:
                 result.place,
                 result.total,
                 *[result.rows[row] for row in Row],
-                " ".join(card.value for card in result.player.kingdom.cards),
+                # a saved game's kingdoms are complete: no blank (None) cells
+                " ".join(card.value for card in cast("tuple[Card, ...]", result.player.kingdom.cards)),
                 " ".join(result.player.legends),
                 saved.notes,
             ]
@@ -100,7 +102,8 @@ def read_games(data: object) -> list[tuple[Game, Details]]:
         many = True
     else:
         games, many = [data], False
-    read, errors = [], []
+    read: list[tuple[Game, Details]] = []
+    errors: list[GameError] = []
     for number, item in enumerate(games, start=1):
         try:
             read.append((Game.from_dict(item), _details(item)))

@@ -14,10 +14,10 @@ from datetime import date, datetime
 from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .db import db
+from .db import Model
 
 
-class SavedGame(db.Model):
+class SavedGame(Model):
     """A saved game: its current entry, its links and its revision counter.
 
     :ivar public_id: the unguessable id of the read-only link.
@@ -57,7 +57,7 @@ class SavedGame(db.Model):
         return self.revision > 1
 
 
-class GameRevision(db.Model):
+class GameRevision(Model):
     """One saved entry of a game, as it was saved (the first save is number 1)."""
 
     __tablename__ = "game_revisions"
@@ -76,7 +76,7 @@ class GameRevision(db.Model):
     game: Mapped[SavedGame] = relationship(back_populates="revisions")
 
 
-class PlayerResult(db.Model):
+class PlayerResult(Model):
     """One player's line of a saved game, for history and stats (rebuilt on change).
 
     :ivar name_key: the name trimmed and case-folded, to group a player's games.

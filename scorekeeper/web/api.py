@@ -76,6 +76,7 @@ def preview():
 
 
 def _cells(data: dict, errors: list[str]) -> list | None:
+    words: object
     if isinstance(data.get("text"), str) and "cells" not in data:
         try:
             words = parse_kingdom_text(data["text"])

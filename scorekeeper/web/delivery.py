@@ -41,6 +41,7 @@ def init_app(app: Flask) -> None:
     """Compress responses and version the static URLs of *app* (its static files are read now)."""
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED_TYPES)
     Compress(app)  # its hook runs after the one below (Flask runs the last registered first)
+    assert app.static_folder is not None  # create_app gives the app its static folder
     versions = static_versions(Path(app.static_folder))
     app.extensions["static_versions"] = versions
 

@@ -21,11 +21,11 @@ from wtforms import (
     HiddenField,
     IntegerField,
     RadioField,
-    SelectChoice,
     SelectMultipleField,
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; types-WTForms lags
 from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
@@ -165,12 +165,12 @@ class PlayerForm(Form):
             cells = parse_kingdom_text(text)
         except KingdomTextError as error:
             # process errors survive validate(), which resets ``errors``
-            self.paste.process_errors.append(str(error))
+            self.paste.process_errors = [*self.paste.process_errors, str(error)]
             self.paste.errors = list(self.paste.process_errors)
             return False
         for cell, card in zip(self.cells, cells, strict=True):
             cell.data = card
-        self.paste.data = self.paste.raw_data = ""
+        self.paste.data, self.paste.raw_data = "", []
         return True
 
 

@@ -53,7 +53,7 @@ def form_expired(error: CSRFError):
     if request.endpoint == "games.save" and request.form.get("token"):
         return render_sheet_with_save_form(request.form["token"], SaveGameForm(), [gettext(SAVE_EXPIRED)], 400)
     if request.endpoint == "games.correct":
-        action_url = url_for(".correct", **request.view_args)
+        action_url = url_for(".correct", **(request.view_args or {}))
         return expired_game_form(CorrectionForm, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
     return expired_form_page(error)
 
@@ -89,6 +89,7 @@ def save():
         if not form.token.data:
             abort(400, description=gettext("The save form was incomplete; open the sheet and save again."))
         return render_sheet_with_save_form(form.token.data, form, [], 422)  # what is wrong, beside each field
+    assert form.token.data is not None  # DataRequired: a valid form has its token
     try:
         data, played_on = decode_game(form.token.data)
         game = store.game_of(data)
@@ -181,7 +182,7 @@ def manage(public_id: str, secret: str):
 
 def _correction_refused(limit) -> Response:
     """Over the save limit: the correction form again with every entry."""
-    form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **request.view_args)
+    form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
     page = {"heading": CORRECTING, "submit_label": SAVE_CORRECTION}
     return make_response(render_game_form(form, action_url, [_too_many_saves()], status=429, **page))
 
@@ -211,6 +212,7 @@ def correct(public_id: str, secret: str):
                 form, action_url, [error_text(problem)], status=422, heading=CORRECTING, submit_label=SAVE_CORRECTION
             )
         try:
+            assert form.based_on.data is not None  # InputRequired: a valid form has it
             store.correct_game(saved, game, details, based_on=form.based_on.data)
         except store.GameChanged:
             # the next press saves over the current revision, knowingly

@@ -41,8 +41,10 @@ def choose_paper(asked: str | None, languages: LanguageAccept, chosen: str | Non
 def render_pdf(html: str, paper: str, base_url: str) -> bytes:
     """Render *html* (``sheets/sheet.pdf.html``, which links no stylesheet)
     to PDF bytes on *paper*, styled by ``css/pdf.css``."""
-    static = Path(current_app.static_folder).resolve()
-    fetcher = StaticFilesOnly(static, base_url.rstrip("/") + current_app.static_url_path + "/")
+    folder, url_path = current_app.static_folder, current_app.static_url_path
+    assert folder is not None and url_path is not None  # create_app gives the app its static folder
+    static = Path(folder).resolve()
+    fetcher = StaticFilesOnly(static, base_url.rstrip("/") + url_path + "/")
     with _render_lock:
         fonts, sheets = _stylesheets(static / "css" / "pdf.css")
         page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)

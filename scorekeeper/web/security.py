@@ -72,7 +72,8 @@ def init_security(app: Flask) -> None:
 
     hops = {key: int(app.config.get(f"PROXY_FIX_X_{key.upper()}", 0)) for key in ("for", "proto", "host", "prefix")}
     if any(hops.values()):
-        app.wsgi_app = ProxyFix(app.wsgi_app, **{f"x_{key}": value for key, value in hops.items()})
+        # Flask's documented way to wrap the WSGI app; its types call wsgi_app a method
+        app.wsgi_app = ProxyFix(app.wsgi_app, **{f"x_{key}": value for key, value in hops.items()})  # type: ignore[method-assign]
 
     talisman.init_app(
         app,
