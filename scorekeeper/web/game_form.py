@@ -70,24 +70,28 @@ def expired_game_form(form_class: type[GameForm], action_url: str, **page):
     return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
 
 
-def empty_game_form(form_class: type[GameForm], action_url: str) -> str:
+def empty_game_form(action_url: str) -> str:
     """The empty form (two player panels, today's date) for this request.
 
     It is the same page for everyone but for its CSRF token, so it is rendered
     once per language, address and day and kept (LRU); each visitor gets it
     with a fresh CSRF token in the slot."""
     if session.get("_flashes"):  # a message for this visitor only: render, don't cache
-        form = form_class()
+        form = GameForm()
         form.fill_to_minimum()
         return render_game_form(form, action_url)[0]
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # tests make many apps
-    key = (app, form_class, action_url, request.url_root, request.full_path, str(get_locale() or "en"), date.today())
-    return _empty_form_page(*key).replace(CSRF_SLOT, generate_csrf())
+    language = str(get_locale() or "en")
+    page = _empty_form_page(app, action_url, request.url_root, request.full_path, language, date.today())
+    return page.replace(CSRF_SLOT, generate_csrf())
 
 
 @functools.lru_cache(maxsize=64)
-def _empty_form_page(app: object, form_class: type[GameForm], action_url: str, *key: object) -> str:
-    form = form_class()
+def _empty_form_page(
+    app: object, action_url: str, url_root: str, full_path: str, language: str, day: date
+) -> str:
+    """The empty new-game form for one app, address, language and day, its CSRF token in the slot."""
+    form = GameForm()
     form.fill_to_minimum()
     page = render_game_form(form, action_url)[0]
     return page.replace(generate_csrf(), CSRF_SLOT)

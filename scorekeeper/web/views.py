@@ -20,7 +20,7 @@ def new_game():
     """The new-game form. Its buttons score the game, add or remove a player."""
     action_url = url_for(".new_game")
     if request.method in ("GET", "HEAD"):
-        return empty_game_form(GameForm, action_url)
+        return empty_game_form(action_url)
 
     def show_sheet(game: Game, form: GameForm):
         return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)
