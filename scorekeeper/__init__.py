@@ -9,7 +9,15 @@ from pathlib import Path
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _shipped(folder: str) -> Path:
+    """``templates`` or ``static``: inside the package when installed from a wheel
+    (the build copies them there), else at the top of the checkout (a source or
+    editable install, so edits show at once)."""
+    inside = PACKAGE / folder
+    return inside if inside.is_dir() else PACKAGE.parent / folder
 
 
 def create_app(test_config: Mapping | None = None) -> Flask:
@@ -18,8 +26,8 @@ def create_app(test_config: Mapping | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(_shipped("templates")),
+        static_folder=str(_shipped("static")),
     )
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=256 * 1024,

@@ -22,19 +22,28 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(database_url: str, workers: int = 3, log: Path | None = None, **env: str):
+def gunicorn(
+    database_url: str | None,
+    workers: int = 3,
+    log: Path | None = None,
+    command: Path = GUNICORN,
+    cwd: Path | None = None,
+    **env: str,
+):
     """Yield the base URL of ``gunicorn -w WORKERS 'scorekeeper:create_app()'``,
-    stopped on exit. Waits at most 60 s for it to answer ``/healthz``."""
+    stopped on exit. Waits at most 60 s for it to answer ``/healthz``.
+
+    *database_url* None: the app's own default (SQLite in its instance folder).
+    *command*: another environment's gunicorn, started in *cwd*."""
     port = free_port()
-    environment = os.environ | {
-        "SCOREKEEPER_DATABASE_URL": database_url,
-        "SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret",
-        **env,
-    }
+    environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
+    if database_url is not None:
+        environment["SCOREKEEPER_DATABASE_URL"] = database_url
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [str(GUNICORN), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", "scorekeeper:create_app()"],
+        [str(command), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", "scorekeeper:create_app()"],
         env=environment,
+        cwd=cwd,
         stdout=output,
         stderr=subprocess.STDOUT,
     )
