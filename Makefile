@@ -12,9 +12,15 @@ run: $(PY)
 	$(PY) -m pip install --quiet -e .
 	$(VENV)/bin/flask --app scorekeeper run --host 127.0.0.1 --port 5000
 
+# The tests run on every core (pytest-xdist; JOBS=0: all in one process). `make test`
+# leaves out the tests marked slow (the load run, the wheel installed elsewhere);
+# `make test SLOW=1` runs them too, afterwards and one at a time, as .ci/run does.
+JOBS ?= auto
+SLOW ?=
 test: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	$(VENV)/bin/mypy
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(JOBS) -m "not slow"
+	$(if $(SLOW),$(PY) -m pytest -m slow)

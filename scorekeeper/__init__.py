@@ -13,6 +13,17 @@ if TYPE_CHECKING:
     from flask import Flask
 
 
+def _shipped(folder: str) -> Path:
+    """``templates`` or ``static``: inside the package when installed from a wheel
+    (the build copies them there), else at the top of the checkout (a source or
+    editable install, so edits show at once)."""
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent
+    inside = package / folder
+    return inside if inside.is_dir() else package.parent / folder
+
+
 def create_app(test_config: Mapping | None = None) -> Flask:
     """The app factory: config from defaults, the instance folder, the
     environment (``SCOREKEEPER_*``) and finally *test_config*."""
@@ -20,12 +31,11 @@ def create_app(test_config: Mapping | None = None) -> Flask:
 
     from flask import Flask
 
-    root = Path(__file__).resolve().parent.parent
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=str(root / "templates"),
-        static_folder=str(root / "static"),
+        template_folder=str(_shipped("templates")),
+        static_folder=str(_shipped("static")),
     )
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=256 * 1024,

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
+import sqlalchemy
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import NullPool
 
 from scorekeeper import create_app
 
@@ -18,16 +25,58 @@ def load_case(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+# The schema is migrated once per session (by the app's own start-up migration)
+# into a template database; each test gets a copy (SQLite) or the emptied tables
+# (PostgreSQL), and its apps are made with MIGRATE false.
+_TEMPLATES: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _template_folder(tmp_path_factory):
+    _TEMPLATES["folder"] = tmp_path_factory.getbasetemp()
+
+
+@functools.cache
+def _sqlite_template() -> Path:
+    path = _TEMPLATES["folder"] / "template.sqlite3"
+    app = create_app({"TESTING": True, "SECRET_KEY": "template", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    _close_connections(app)
+    with contextlib.closing(sqlite3.connect(path)) as connection:  # all in the main file, none in the WAL
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+def _close_connections(app) -> None:
+    with app.app_context():
+        app.extensions["sqlalchemy"].engine.dispose()
+
+
+def migrated_sqlite(path: Path) -> str:
+    """The URL of an SQLite file at *path* holding the migrated, empty schema
+    (a copy of the session's template; an existing file is kept)."""
+    if not path.exists():
+        shutil.copyfile(_sqlite_template(), path)
+    return f"sqlite:///{path}"
+
+
+def make_test_app(tmp_path: Path, **config):
+    """An app for tests on a migrated SQLite copy in *tmp_path*, not migrating again."""
+    base = {
+        "TESTING": True,
+        "SECRET_KEY": "t",
+        "SQLALCHEMY_DATABASE_URI": migrated_sqlite(tmp_path / "app.sqlite3"),
+        "MIGRATE": False,
+    }
+    return create_app(base | config)
+
+
 @pytest.fixture
 def app(tmp_path):
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
-            "RATELIMIT_ENABLED": False,  # tests/security checks the limits
-        }
+    return make_test_app(
+        tmp_path,
+        SECRET_KEY="test",
+        WTF_CSRF_ENABLED=False,
+        RATELIMIT_ENABLED=False,  # tests/security checks the limits
     )
 
 
@@ -50,32 +99,89 @@ def form_data(game: dict, action: str = "score") -> dict:
 
 #: A PostgreSQL database the tests may wipe, e.g. set by .ci/run:
 #: postgresql://scorekeeper:scorekeeper@127.0.0.1:5432/scorekeeper_test
+#: Run in parallel (pytest -n), each worker uses its own database beside it,
+#: <name>_gw0, <name>_gw1, …, created when missing (the role needs CREATEDB).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
 
 
-def _reset_postgres(url: str) -> None:
-    """Drop every table, so the app's start-up migration builds the schema again."""
-    import sqlalchemy
+_postgres: dict[str, str] = {}
 
-    engine = sqlalchemy.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    with engine.begin() as connection:
-        connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
-    engine.dispose()
+
+def _postgres_engine(url: str, **options):
+    url = url.replace("postgresql://", "postgresql+psycopg://", 1)
+    return sqlalchemy.create_engine(url, poolclass=NullPool, **options)
+
+
+@functools.cache
+def _worker_postgres_url() -> str:
+    """This test process's PostgreSQL database: ``POSTGRES_URL``, or beside it one per xdist worker."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return POSTGRES_URL
+    url = sqlalchemy.make_url(POSTGRES_URL)
+    name = f"{url.database}_{worker}"
+    engine = _postgres_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            exists = connection.exec_driver_sql("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).scalar()
+            if not exists:
+                try:
+                    connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+                except DBAPIError as error:
+                    pytest.fail(f"parallel tests need a database per worker: cannot create {name}: {error.orig}")
+    finally:
+        engine.dispose()
+    return url.set(database=name).render_as_string(hide_password=False)
+
+
+def _fresh_postgres(url: str) -> None:
+    """Empty every table of the test database, RESTART IDENTITY, so it is as new.
+
+    The first time in a session (or when a test left the schema at another
+    revision) the schema is dropped and built again by the app's start-up
+    migration; after that only the rows go (TRUNCATE), which is much quicker."""
+    engine = _postgres_engine(url)
+    try:
+        with engine.begin() as connection:
+            version = None
+            if _postgres.get("version"):
+                try:
+                    with connection.begin_nested():
+                        version = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+                except DBAPIError:  # no table: a test took the schema down
+                    version = None
+            if version is not None and version == _postgres["version"]:
+                tables = connection.exec_driver_sql(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+                ).scalars().all()
+                if tables:
+                    names = ", ".join(f'"{name}"' for name in tables)
+                    connection.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+                return
+            connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+        app = create_app({"TESTING": True, "SECRET_KEY": "template", "SQLALCHEMY_DATABASE_URI": url})
+        _close_connections(app)
+        with engine.connect() as connection:
+            _postgres["version"] = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request, tmp_path) -> str:
-    """Each test using this runs on a fresh SQLite file, and on PostgreSQL when
-    one is configured (skipped otherwise; ``SCOREKEEPER_REQUIRE_POSTGRES=1``
-    makes a missing server a failure)."""
+    """Each test using this runs on a fresh, migrated SQLite file, and on
+    PostgreSQL when one is configured (skipped otherwise;
+    ``SCOREKEEPER_REQUIRE_POSTGRES=1`` makes a missing server a failure).
+    Apps made on it need not migrate (``MIGRATE`` false)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return migrated_sqlite(tmp_path / "games.sqlite3")
     if not POSTGRES_URL:
         if os.environ.get("SCOREKEEPER_REQUIRE_POSTGRES") == "1":
             pytest.fail("SCOREKEEPER_TEST_POSTGRES_URL is not set but PostgreSQL tests are required")
         pytest.skip("no PostgreSQL: set SCOREKEEPER_TEST_POSTGRES_URL to run these on it too")
-    _reset_postgres(POSTGRES_URL)
-    return POSTGRES_URL
+    url = _worker_postgres_url()
+    _fresh_postgres(url)
+    return url
 
 
 @pytest.fixture
@@ -88,6 +194,7 @@ def db_app(database_url):
             "WTF_CSRF_ENABLED": False,
             "SQLALCHEMY_DATABASE_URI": database_url,
             "RATELIMIT_ENABLED": False,
+            "MIGRATE": False,
         }
     )
     yield app

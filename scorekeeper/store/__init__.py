@@ -46,7 +46,9 @@ def database_url(app: Flask) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Bind the database to *app* and migrate its schema to the newest revision."""
+    """Bind the database to *app* and, unless ``MIGRATE`` is false
+    (``SCOREKEEPER_MIGRATE=false``), migrate its schema to the newest revision.
+    Without it the schema is migrated by ``flask db upgrade`` (a release step)."""
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
     options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
@@ -57,7 +59,10 @@ def init_app(app: Flask) -> None:
 
     db.init_app(app)
     migrate.init_app(app, db)
-    if app.config.get("AUTO_MIGRATE", True):
+    migrate_now = app.config.get("MIGRATE", True)
+    if isinstance(migrate_now, str):  # "no", "off": anything but JSON's true/false/0/1
+        migrate_now = migrate_now.strip().lower() not in {"", "0", "false", "no", "off"}
+    if migrate_now:
         with app.app_context():
             with _migration_lock(app):
                 upgrade(directory=str(MIGRATIONS))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from scorekeeper import create_app
+from tests.conftest import make_test_app
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -39,7 +39,7 @@ def _browser_available() -> str | None:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests"})
+    app = make_test_app(tmp_path_factory.mktemp("browser"), SECRET_KEY="browser-tests")
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -278,12 +278,13 @@ def test_removing_a_player_with_entries_asks_first(phone, live_server, entry):
         page.fill("#players-2-name", "Cy")
     asked = []
     page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    page.click("#player-2 .remove-player", no_wait_after=True)
-    page.wait_for_timeout(300)
     if entry == "nothing":
-        page.wait_for_selector("#player-2", state="detached")
+        page.click("#player-2 .remove-player")
+        page.wait_for_selector("#player-2", state="detached")  # the form posted: no question asked
         assert asked == []
     else:
+        with page.expect_event("dialog"):  # the click returns once the question is answered (dismissed)
+            page.click("#player-2 .remove-player", no_wait_after=True)
         assert asked == ["Remove player 3 and everything entered for them?"]
         expect(page.locator("#player-2")).to_be_visible()
 
@@ -306,12 +307,21 @@ def test_switching_language_keeps_what_was_tapped(phone, live_server):
 def test_a_pause_while_typing_in_the_text_box_reads_nothing_early(phone, live_server):
     """"Go Sw Go D", a pause, then "r": the last card is a Dragon, not the Dwarves of key letter D."""
     page = phone
+    page.clock.install()  # the page's timers: the pause below passes on the page's clock, not the test's
     start(page, live_server, players=2)
+    reads = []  # the box's text sent to be read (the cells' own previews aside)
+    page.on(
+        "request",
+        lambda request: "/api/preview" in request.url
+        and "text" in json.loads(request.post_data or "{}")
+        and reads.append(request.post_data),
+    )
     page.click("#player-0 details.paste-field summary")
     box = page.locator("#players-0-paste")
     box.fill("Mo Dw Mo Dr\nDw Po Dw El\nHu Pl Fo El\nGo Sw Go D")
-    page.wait_for_timeout(800)
-    assert cells_entered(page, 0)[15] == ""  # nothing read yet
+    page.clock.run_for(5000)  # a five-second pause: every timer due in it fires
+    page.evaluate("1")  # a round trip: a request a timer started has been reported by now
+    assert reads == [] and cells_entered(page, 0)[15] == ""  # nothing read yet
     box.press("End")
     box.type("r")
     box.blur()

@@ -6,6 +6,7 @@ Each file names the rule it illustrates ("rule"), the game as entered
 """
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,27 @@ def test_worked_game_sheet_dict_matches_expected(path):
     assert all(list(p["categories"]) == [row.value for row in Row] for p in sheet["players"])
 
 
+#: The shared folder beside the checkout that the cases are copied from.
+SHARED_CASES = Path(
+    os.environ.get("SCOREKEEPER_SHARED_CASES") or Path(__file__).resolve().parents[2].parent / "shared" / "cases"
+)
+
+
 def test_every_shared_case_is_copied_under_its_own_name():
     manifest = json.loads((CASES_DIR.parent / "cases-manifest.json").read_text(encoding="utf-8"))
     assert manifest["cases"] == sorted(path.name for path in CASES_DIR.glob("*.json"))
+
+
+def test_the_copied_cases_are_the_shared_cases_unchanged():
+    """Byte for byte, every file of ../shared/cases (or ``SCOREKEEPER_SHARED_CASES``),
+    and no other: skipped without that folder, a failure in CI (``SCOREKEEPER_REQUIRE_SHARED_CASES=1``)."""
+    if not SHARED_CASES.is_dir():
+        reason = f"no shared cases folder at {SHARED_CASES} (set SCOREKEEPER_SHARED_CASES)"
+        if os.environ.get("SCOREKEEPER_REQUIRE_SHARED_CASES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    manifest = json.loads((CASES_DIR.parent / "cases-manifest.json").read_text(encoding="utf-8"))
+    shared = sorted(path.name for path in SHARED_CASES.glob("*.json"))
+    assert shared == manifest["cases"]
+    changed = [name for name in shared if (SHARED_CASES / name).read_bytes() != (CASES_DIR / name).read_bytes()]
+    assert changed == []

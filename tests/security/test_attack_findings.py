@@ -11,16 +11,14 @@ import zlib
 from bs4 import BeautifulSoup
 from flask.sessions import SecureCookieSessionInterface
 
-from scorekeeper import create_app
 from scorekeeper.web.links import encode_game
-from tests.conftest import CASE_FILES, form_data, load_case
+from tests.conftest import CASE_FILES, form_data, load_case, make_test_app
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 
 
 def make_app(tmp_path, **config):
-    base = {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/a.db"}
-    return create_app(base | config)
+    return make_test_app(tmp_path, **config)
 
 
 def csrf(client, path: str) -> str:

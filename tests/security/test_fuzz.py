@@ -12,9 +12,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import create_app
 from scorekeeper.cli import main
-from tests.conftest import CASE_FILES, form_data, load_case
+from tests.conftest import CASE_FILES, form_data, load_case, make_test_app
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 CARDS = ["forest", "swamp", "mountain", "plain", "elves", "dwarves", "humans", "goblins", "dragon", "portal"]
@@ -58,15 +57,8 @@ games = st.fixed_dictionaries(
 
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
-    database = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3"
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "fuzz",
-            "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
-            "RATELIMIT_ENABLED": False,
-        }
+    return make_test_app(
+        tmp_path_factory.mktemp("fuzz"), SECRET_KEY="fuzz", WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False
     )
 
 

@@ -9,14 +9,13 @@ import pytest
 from bs4 import BeautifulSoup
 
 from scorekeeper import create_app
-from tests.conftest import CASE_FILES, form_data, load_case
+from tests.conftest import CASE_FILES, form_data, load_case, make_test_app, migrated_sqlite
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 
 
 def make_app(tmp_path, **config):
-    base = {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/s.db"}
-    return create_app(base | config)
+    return make_test_app(tmp_path, **config)
 
 
 @pytest.mark.parametrize("path", ["/", "/games", "/api/score", "/nowhere"])
@@ -92,7 +91,7 @@ def test_rate_limited_correction_keeps_the_entries(tmp_path):
 
 def test_secret_key_generated_once_into_the_instance_folder(tmp_path):
     instance = tmp_path / "instance"
-    config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/k.db"}
+    config = {"SQLALCHEMY_DATABASE_URI": migrated_sqlite(tmp_path / "k.db"), "MIGRATE": False}
     first = create_app(config | {"TESTING": True})
     first.instance_path = str(instance)
     from scorekeeper import _instance_secret_key

@@ -23,25 +23,27 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def gunicorn(
-    database_url: str,
+    database_url: str | None,
     workers: int = 3,
     log: Path | None = None,
+    command: Path = GUNICORN,
+    cwd: Path | str | None = None,
     app: str = "scorekeeper:create_app()",
-    cwd: str | None = None,
     **env: str,
 ):
     """Yield the base URL of ``gunicorn -w WORKERS APP`` (by default
     ``'scorekeeper:create_app()'``), stopped on exit. Waits at most 60 s for it
-    to answer ``/healthz`` (another *app*: ``/``)."""
+    to answer ``/healthz`` (another *app*: ``/``).
+
+    *database_url* None: the app's own default (SQLite in its instance folder).
+    *command*: another environment's gunicorn, started in *cwd*."""
     port = free_port()
-    environment = os.environ | {
-        "SCOREKEEPER_DATABASE_URL": database_url,
-        "SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret",
-        **env,
-    }
+    environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
+    if database_url is not None:
+        environment["SCOREKEEPER_DATABASE_URL"] = database_url
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [str(GUNICORN), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", app],
+        [str(command), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", app],
         env=environment,
         cwd=cwd,
         stdout=output,

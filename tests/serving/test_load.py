@@ -23,6 +23,7 @@ def load_module():
     return module
 
 
+@pytest.mark.slow
 def test_fifty_users_no_errors_and_every_game_saved(load_module, database_url):
     seconds = int(os.environ.get("SCOREKEEPER_LOAD_SECONDS", "15"))
     figures = load_module.run(seconds=seconds, users=50, database_url=database_url, workers=4)

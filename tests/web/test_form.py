@@ -7,8 +7,7 @@ import copy
 import pytest
 from bs4 import BeautifulSoup
 
-from scorekeeper import create_app
-from tests.conftest import CASE_FILES, form_data, load_case
+from tests.conftest import CASE_FILES, form_data, load_case, make_test_app
 
 GAME = load_case(CASE_FILES[18])["game"]  # 19-four-players: four players, legends
 
@@ -178,8 +177,7 @@ def test_several_problems_are_all_shown_at_once(client):
 
 @pytest.fixture
 def csrf_client(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.db"})
-    return app.test_client()
+    return make_test_app(tmp_path, SECRET_KEY="test").test_client()
 
 
 def test_csrf_token_rendered_and_required(csrf_client):
