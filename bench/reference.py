@@ -89,3 +89,23 @@ def score(grid, ruleset="pocket"):
     positive = min(tamed, 3)
     rows["dragons"] = value * positive - value * (len(dragons) - positive)
     return rows
+
+
+def main(argv: list[str]) -> None:
+    """``python bench/reference.py GAME.json``: each player's rows and their sum, one line each.
+
+    The whole-process baseline of bench/cli_vs_reference.py: read the file,
+    score every kingdom, print. No Legends, no places, no checks."""
+    import json
+
+    with open(argv[1], encoding="utf-8") as f:
+        game = json.load(f)
+    for player in game["players"]:
+        rows = score(player["kingdom"], game.get("ruleset", "pocket"))
+        print(player["name"], *(f"{name} {value}" for name, value in rows.items()), "total", sum(rows.values()))
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv)

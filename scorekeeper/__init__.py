@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
-import os
-import secrets
-from collections.abc import Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
+# The web stack (and what it needs) is imported by create_app, not here:
+# `scorekeeper score` imports this package and needs none of it.
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+    from flask import Flask
 
 
 def _shipped(folder: str) -> Path:
     """``templates`` or ``static``: inside the package when installed from a wheel
     (the build copies them there), else at the top of the checkout (a source or
     editable install, so edits show at once)."""
-    inside = PACKAGE / folder
-    return inside if inside.is_dir() else PACKAGE.parent / folder
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent
+    inside = package / folder
+    return inside if inside.is_dir() else package.parent / folder
 
 
 def create_app(test_config: Mapping | None = None) -> Flask:
     """The app factory: config from defaults, the instance folder, the
     environment (``SCOREKEEPER_*``) and finally *test_config*."""
+    from pathlib import Path
+
+    from flask import Flask
+
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -49,6 +57,9 @@ def create_app(test_config: Mapping | None = None) -> Flask:
 
 def _instance_secret_key(instance: Path) -> str:
     """A secret key generated once into the instance folder, readable by the owner only."""
+    import os
+    import secrets
+
     path = instance / "secret_key"
     try:
         return path.read_text().strip()

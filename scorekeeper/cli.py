@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from typing import NoReturn, TextIO
 
 import click
-from wcwidth import wcswidth
 
 from scorekeeper.engine import GameErrors, Row, ScoreSheet, score_game_dict
 from scorekeeper.words import ENGLISH
@@ -149,6 +148,10 @@ def _refuse(ctx: click.Context, messages: list[str]) -> NoReturn:
 
 def _columns(text: str) -> int:
     """How many terminal columns *text* takes: an emoji or a CJK character two."""
+    if text.isascii():  # names are free of control characters (R8): one column each
+        return len(text)
+    from wcwidth import wcswidth  # its tables cost a third of a `score` run: only for other scripts
+
     width = wcswidth(text)
     return width if width >= 0 else len(text)
 

@@ -7,6 +7,7 @@ Symbols make grids readable in black-and-white print and without colour
 from __future__ import annotations
 
 import functools
+import io
 from dataclasses import dataclass
 
 import segno
@@ -33,13 +34,33 @@ def card_symbol(card: Card) -> str:
     return CARD_SYMBOLS[card]
 
 
-@functools.lru_cache(maxsize=2048)
-def qr_svg(url: str) -> Markup:
-    """An inline SVG QR code of *url* (segno), safe to place in a template.
+#: Bytes of a link that a QR code holds at the most (version 40, error correction level M, byte mode).
+QR_CAPACITY = 2331
 
-    Cached: encoding takes segno about 50 ms, and a table opens the same link
-    many times."""
+
+def qr_fits(url: str) -> bool:
+    """Whether *url* fits in one QR code (a link longer than that is shown as text only)."""
+    return len(url.encode()) <= QR_CAPACITY
+
+
+@functools.lru_cache(maxsize=256)
+def qr_svg(url: str) -> Markup:
+    """An inline SVG QR code of *url* (segno), safe to place in a template (the PDF).
+
+    :raises segno.DataOverflowError: if *url* does not fit (check :func:`qr_fits`)."""
     return Markup(segno.make(url, error="m").svg_inline(scale=2, border=2, omitsize=True))
+
+
+@functools.lru_cache(maxsize=256)
+def qr_svg_file(url: str) -> bytes:
+    """A QR code of *url* as a standalone SVG file (``image/svg+xml``), for the
+    pages' ``<img>``: its own cacheable URL keeps the encoding (several
+    milliseconds) off the page's first render.
+
+    :raises segno.DataOverflowError: if *url* does not fit (check :func:`qr_fits`)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False, dark="#000", light="#fff")
+    return out.getvalue()
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,14 @@ hands over its own form class, action URL and page words.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import date
 from types import SimpleNamespace
 
-from flask import Response, render_template, request
+from flask import Response, current_app, render_template, request, session
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
 
 from ..engine import (
     LEGENDS,
@@ -27,6 +30,7 @@ from ..engine import (
 )
 from .forms import GameForm
 from .i18n import N_, error_message, error_text, gettext, ngettext
+from .security import CSRF_SLOT
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
 SAVE_CORRECTION = N_("Save the correction")
@@ -64,6 +68,33 @@ def expired_game_form(form_class: type[GameForm], action_url: str, **page):
     if action == "add" or action.startswith("remove-"):
         return render_game_form(_changed_players(form, action), action_url, **page)  # changes nothing
     return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
+
+
+def empty_game_form(action_url: str) -> str:
+    """The empty form (two player panels, today's date) for this request.
+
+    It is the same page for everyone but for its CSRF token, so it is rendered
+    once per language, address and day and kept (LRU); each visitor gets it
+    with a fresh CSRF token in the slot."""
+    if session.get("_flashes"):  # a message for this visitor only: render, don't cache
+        form = GameForm()
+        form.fill_to_minimum()
+        return render_game_form(form, action_url)[0]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # tests make many apps
+    language = str(get_locale() or "en")
+    page = _empty_form_page(app, action_url, request.url_root, request.full_path, language, date.today())
+    return page.replace(CSRF_SLOT, generate_csrf())
+
+
+@functools.lru_cache(maxsize=64)
+def _empty_form_page(
+    app: object, action_url: str, url_root: str, full_path: str, language: str, day: date
+) -> str:
+    """The empty new-game form for one app, address, language and day, its CSRF token in the slot."""
+    form = GameForm()
+    form.fill_to_minimum()
+    page = render_game_form(form, action_url)[0]
+    return page.replace(generate_csrf(), CSRF_SLOT)
 
 
 def render_game_form(

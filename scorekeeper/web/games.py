@@ -21,13 +21,20 @@ from ..engine import GameError, GameErrors, Row
 from ..store import games as store
 from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
-from .display import totals_chart
+from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
 from .i18n import N_, error_message, error_text, gettext
 from .links import DamagedLink, decode_game
 from .security import expired_form_page, limiter, save_rate_limit
-from .sheet_page import SheetLinks, pdf_limit, pdf_response, render_sheet_with_save_form, sheet_context
+from .sheet_page import (
+    SheetLinks,
+    pdf_limit,
+    pdf_response,
+    qr_response,
+    render_sheet_with_save_form,
+    sheet_context,
+)
 
 bp = Blueprint("games", __name__)
 
@@ -114,6 +121,13 @@ def show(public_id: str):
     """The read-only sheet of a saved game, recomputed from its stored entry."""
     saved = _find(public_id)
     return _render_saved(saved, saved.entry, viewing=None)
+
+
+@bp.get("/g/<public_id>/qr.svg")
+def qr(public_id: str):
+    """The QR code of the saved game's read-only link (an image, cached by browsers)."""
+    saved = _find(public_id)
+    return qr_response(url_for("games.show", public_id=saved.public_id, _external=True))
 
 
 @bp.get("/g/<public_id>/r/<int:number>")
@@ -314,9 +328,11 @@ def _links(saved: SavedGame, secret: str | None = None, revision: int | None = N
         pdf = url_for("games.revision_pdf", public_id=saved.public_id, number=revision)
     else:
         pdf = url_for("games.pdf", public_id=saved.public_id)
+    share = url_for("games.show", public_id=saved.public_id, _external=True)
     return SheetLinks(
-        share=url_for("games.show", public_id=saved.public_id, _external=True),
+        share=share,
         pdf=pdf,
+        qr=url_for("games.qr", public_id=saved.public_id) if qr_fits(share) else None,
         edit=url_for("games.correct", public_id=saved.public_id, secret=secret) if secret else None,
     )
 

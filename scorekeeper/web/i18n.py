@@ -10,6 +10,7 @@ under the names they use.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask, g, request
@@ -39,6 +40,14 @@ LANGUAGES = {"en": "English", "de": "Deutsch"}
 COOKIE = "lang"
 
 
+def chosen_language() -> str | None:
+    """The language chosen on the page (``?lang=``, else the cookie), or ``None``."""
+    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if asked in LANGUAGES:
+            return asked
+    return None
+
+
 def choose_locale() -> str:
     """``?lang=`` when given, else the remembered choice (cookie), else the
     browser's Accept-Language, else English."""
@@ -52,6 +61,15 @@ def init_app(app: Flask) -> None:
     """Flask-Babel with the catalogues in ``scorekeeper/translations``; a
     ``?lang=`` choice is remembered for a year."""
     Babel(app, locale_selector=choose_locale)
+    # The templates' _() and ngettext(): Flask-Babel's look the catalogue up
+    # again on every call (hundreds per sheet); these look it up once per request.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
+        gettext=lambda message: _catalogue().ugettext(message),
+        ngettext=lambda singular, plural, n: _catalogue().ungettext(singular, plural, n),
+        newstyle=True,
+        pgettext=lambda context, message: _catalogue().upgettext(context, message),
+        npgettext=lambda context, singular, plural, n: _catalogue().unpgettext(context, singular, plural, n),
+    )
 
     @app.after_request
     def remember_language(response):
@@ -90,13 +108,22 @@ def language_url(language: str) -> str:
     return request.path + "?" + urlencode([*args, ("lang", language)])
 
 
+def _catalogue() -> Any:
+    """Flask-Babel's translations for this request's language, looked up once per request."""
+    try:
+        return g._catalogue
+    except AttributeError:
+        g._catalogue = get_translations()
+        return g._catalogue
+
+
 def words() -> Words:
-    """The sentence writer in the page's language (one per request and language)."""
-    locale = str(get_locale() or "en")
-    cache: dict[str, Words] = g.setdefault("_words", {})
-    if locale not in cache:
-        cache[locale] = Words(get_translations(), locale)
-    return cache[locale]
+    """The sentence writer in the page's language (one per request)."""
+    try:
+        return g._words
+    except AttributeError:
+        g._words = Words(_catalogue(), str(get_locale() or "en"))
+        return g._words
 
 
 def card_name(card: Card) -> str:

@@ -1,11 +1,21 @@
 """A whole game packed into a short URL-safe token, so a score sheet needs no database.
 
-The token is versioned: ``1`` + base64url(zlib(JSON)), where the JSON is
-``[ruleset id, [[name, 16 card letters, [legend numbers]], ...], date played]``
-(the date, ISO ``YYYY-MM-DD``, may be absent). Card
-letters and legend numbers index the engine's tuples, which only ever grow at
-the end. A token decodes to a game *file* object; the engine validates it as
-it validates any other input.
+A token is a version character and base64url without padding:
+
+- ``2`` (written since November 2026): packed bytes, about 80 characters for
+  four players with short names, so the link's QR code stays small.
+  One byte ``ruleset × 16 + date flag × 8 + number of players``; if the date
+  flag is set, two bytes of days since 2000-01-01; then per player seven
+  bytes holding the 16 cards as one base-10 number (cell 0 the highest digit,
+  each digit an index into :class:`Card`), one byte of Legend count and one
+  byte per Legend (its index in ``LEGENDS``, in the player's order), one byte
+  of name length and the name in UTF-8.
+- ``1`` (older links, still read): zlib-compressed JSON
+  ``[ruleset id, [[name, 16 card letters a–j, [legend numbers]], ...], date]``.
+
+Card, Legend and ruleset indexes point into the engine's tuples, which only
+ever grow at the end. A token decodes to a game *file* object; the engine
+validates it as it validates any other input.
 """
 
 from __future__ import annotations
@@ -14,14 +24,20 @@ import base64
 import binascii
 import json
 import zlib
-from datetime import date
+from datetime import date, timedelta
 
-from ..engine import LEGENDS, Card, Game
+from ..engine import LEGENDS, RULESETS, Card, Game
 
-VERSION = "1"
+VERSION = "2"
 _CARDS = tuple(Card)
-_LETTERS = "abcdefghij"
-_MAX_JSON = 8 * 1024  # far above a 4-player game with 40-character names
+_RULESETS = tuple(RULESETS)  # ids, in the engine's order
+_EPOCH = date(2000, 1, 1)
+_KINGDOM_BYTES = 7  # 10**16 < 2**56
+_MAX_TOKEN = 2048  # far above four 40-character names of 4-byte characters
+_LETTERS = "abcdefghij"  # version 1
+_MAX_JSON = 8 * 1024  # version 1
+
+assert len(LEGENDS) <= 256 and len(_RULESETS) <= 16 and len(_CARDS) == 10
 
 
 class DamagedLink(ValueError):
@@ -29,70 +45,107 @@ class DamagedLink(ValueError):
 
 
 def encode_game(game: Game, played_on: date | None = None) -> str:
-    """The URL token for *game*, played on *played_on* (about 100–250 characters)."""
-    legend_numbers = {legend.id: n for n, legend in enumerate(LEGENDS)}
-    packed = [
-        game.ruleset.id,
-        [
-            [
-                player.name,
-                "".join(_LETTERS[_CARDS.index(card)] for card in player.kingdom.cards),
-                [legend_numbers[legend_id] for legend_id in player.legends],
-            ]
-            for player in game.players
-        ],
-    ]
+    """The URL token for *game*, played on *played_on* (about 40–250 characters)."""
+    out = bytearray()
+    out.append(_RULESETS.index(game.ruleset.id) * 16 + (8 if played_on else 0) + len(game.players))
     if played_on is not None:
-        packed.append(played_on.isoformat())
-    raw = json.dumps(packed, separators=(",", ":"), ensure_ascii=False).encode()
-    return VERSION + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+        out += (played_on - _EPOCH).days.to_bytes(2, "big")
+    legend_numbers = {legend.id: n for n, legend in enumerate(LEGENDS)}
+    for player in game.players:
+        number = 0
+        for card in player.kingdom.cards:
+            number = number * 10 + _CARDS.index(card)
+        out += number.to_bytes(_KINGDOM_BYTES, "big")
+        out.append(len(player.legends))
+        out += bytes(legend_numbers[legend_id] for legend_id in player.legends)
+        name = player.name.encode()
+        out.append(len(name))
+        out += name
+    return VERSION + base64.urlsafe_b64encode(bytes(out)).decode().rstrip("=")
 
 
 def decode_game(token: str) -> tuple[dict, date | None]:
     """The game file object packed in *token*, and the date played if known.
 
-    Validate the game with :meth:`Game.from_dict`.
+    Reads both token versions. Validate the game with :meth:`Game.from_dict`.
 
     :raises DamagedLink: if the token cannot be read.
     """
-    if not token.startswith(VERSION):
-        raise DamagedLink("unknown link version")
-    body = token[len(VERSION) :]
+    if len(token) > _MAX_TOKEN:
+        raise DamagedLink("link too long")
+    version, body = token[:1], token[1:]
     try:
-        compressed = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
-        inflater = zlib.decompressobj()
-        raw = inflater.decompress(compressed, _MAX_JSON)
-        if inflater.unconsumed_tail or inflater.unused_data or not inflater.eof:
-            raise DamagedLink("link too long, cut short or with something after it")
-        ruleset, players, *rest = json.loads(raw)
-        played_on = date.fromisoformat(rest[0]) if rest else None
-        game = {
-            "ruleset": ruleset,
-            "players": [
-                {
-                    "name": name,
-                    "kingdom": [
-                        [_CARDS[_LETTERS.index(letter)].value for letter in cells[r * 4 : r * 4 + 4]]
-                        for r in range(4)
-                    ],
-                    "legends": [LEGENDS[_index(n)].id for n in legends],
-                }
-                for name, cells, legends in players
-            ],
-        }
-        return game, played_on
+        raw = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
+        if version == "2":
+            return _unpack(raw)
+        if version == "1":
+            return _inflate(raw)
     except DamagedLink:
         raise
-    except (
-        binascii.Error,
-        zlib.error,
-        ValueError,
-        TypeError,
-        IndexError,
-        AttributeError,
-        RecursionError,
-    ) as error:
+    except (binascii.Error, zlib.error, ValueError, TypeError, IndexError, AttributeError, RecursionError) as error:
         raise DamagedLink(f"unreadable link: {error}") from None
+    raise DamagedLink("unknown link version")
+
+
+def _unpack(raw: bytes) -> tuple[dict, date | None]:
+    """Version 2: the packed bytes described in the module docstring."""
+    head, at = raw[0], 1
+    played_on = None
+    if head & 8:
+        played_on = _EPOCH + timedelta(days=int.from_bytes(raw[at : at + 2], "big"))
+        at += 2
+    players = []
+    for _ in range(head & 7):
+        number = int.from_bytes(_take(raw, at, _KINGDOM_BYTES), "big")
+        at += _KINGDOM_BYTES
+        legends = _take(raw, at + 1, _take(raw, at, 1)[0])
+        at += 1 + len(legends)
+        length = _take(raw, at, 1)[0]
+        name = _take(raw, at + 1, length).decode()
+        at += 1 + length
+        digits = f"{number:016d}"
+        if len(digits) != 16:
+            raise DamagedLink("a kingdom of more than 16 cards")
+        players.append(
+            {
+                "name": name,
+                "kingdom": [[_CARDS[int(d)].value for d in digits[r * 4 : r * 4 + 4]] for r in range(4)],
+                "legends": [LEGENDS[n].id for n in legends],
+            }
+        )
+    if at != len(raw):
+        raise DamagedLink("something after the last player")
+    return {"ruleset": _RULESETS[head >> 4], "players": players}, played_on
+
+
+def _take(raw: bytes, at: int, count: int) -> bytes:
+    if at + count > len(raw):
+        raise DamagedLink("link cut short")
+    return raw[at : at + count]
+
+
+def _inflate(compressed: bytes) -> tuple[dict, date | None]:
+    """Version 1: zlib-compressed JSON (links made before November 2026)."""
+    inflater = zlib.decompressobj()
+    raw = inflater.decompress(compressed, _MAX_JSON)
+    if inflater.unconsumed_tail or inflater.unused_data or not inflater.eof:
+        raise DamagedLink("link too long, cut short or with something after it")
+    ruleset, players, *rest = json.loads(raw)
+    played_on = date.fromisoformat(rest[0]) if rest else None
+    game = {
+        "ruleset": ruleset,
+        "players": [
+            {
+                "name": name,
+                "kingdom": [
+                    [_CARDS[_LETTERS.index(letter)].value for letter in cells[r * 4 : r * 4 + 4]] for r in range(4)
+                ],
+                "legends": [LEGENDS[_index(n)].id for n in legends],
+            }
+            for name, cells, legends in players
+        ],
+    }
+    return game, played_on
 
 
 def _index(n: object) -> int:

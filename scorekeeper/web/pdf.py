@@ -23,27 +23,30 @@ PAPERS = {"a4": "A4", "letter": "Letter"}
 LETTER_REGIONS = {"US", "CA", "MX", "PH", "PR"}
 
 
-def choose_paper(asked: str | None, languages: LanguageAccept) -> str:
-    """``"a4"`` or ``"letter"``: what was asked for (``?paper=``), else the paper
-    of the browser's first language with a region (``en-US`` → Letter), else A4."""
+def choose_paper(asked: str | None, languages: LanguageAccept, chosen: str | None = None) -> str:
+    """``"a4"`` or ``"letter"``: what was asked for (``?paper=``); else, when a
+    language was *chosen* on the page (``de``), the region the browser gives
+    for that language (``en`` chosen, ``en-US`` in the browser → Letter), A4
+    without one; else the paper of the browser's first language with a region
+    (``en-US`` → Letter); else A4."""
     if asked and asked.lower() in PAPERS:
         return asked.lower()
     for language, _quality in languages:
-        region = language.replace("_", "-").partition("-")[2].upper()
-        if region:
-            return "letter" if region in LETTER_REGIONS else "a4"
+        base, _, region = language.replace("_", "-").partition("-")
+        if region and (chosen is None or base.lower() == chosen):
+            return "letter" if region.upper() in LETTER_REGIONS else "a4"
     return "a4"
 
 
 def render_pdf(html: str, paper: str, base_url: str) -> bytes:
-    """Render *html* (the sheet template with ``pdf=True``, which links no
-    stylesheet) to PDF bytes on *paper*, styled by the app's print stylesheet."""
+    """Render *html* (``sheets/sheet.pdf.html``, which links no stylesheet)
+    to PDF bytes on *paper*, styled by ``css/pdf.css``."""
     folder, url_path = current_app.static_folder, current_app.static_url_path
     assert folder is not None and url_path is not None  # create_app gives the app its static folder
     static = Path(folder).resolve()
     fetcher = StaticFilesOnly(static, base_url.rstrip("/") + url_path + "/")
     with _render_lock:
-        fonts, sheets = _stylesheets(static / "css" / "app.css", static / "css" / "sheet.css")
+        fonts, sheets = _stylesheets(static / "css" / "pdf.css")
         page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
         document = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
         return document.write_pdf(stylesheets=[*sheets, page], font_config=fonts)

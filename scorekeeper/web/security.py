@@ -18,6 +18,8 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Flask, current_app, render_template
 from flask_babel import gettext
 from flask_limiter import Limiter
@@ -40,6 +42,10 @@ CONTENT_SECURITY_POLICY = {
 }
 
 limiter = Limiter(key_func=get_remote_address)
+
+#: Stands where each visitor's CSRF token goes in a page rendered once and kept
+#: (the empty form, a sheet link's page); random per process.
+CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
 talisman = Talisman()
 
 

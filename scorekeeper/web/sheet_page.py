@@ -9,7 +9,6 @@ PDF rate limit shared by every PDF address.
 from __future__ import annotations
 
 import functools
-import secrets
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
@@ -21,11 +20,12 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.exceptions import BadRequest, TooManyRequests
 
 from ..engine import Game, GameErrors, KingdomScore, Row, ScoreSheet, cell_name, score_game
+from .display import qr_fits, qr_svg_file
 from .forms import SaveGameForm
-from .i18n import gettext
+from .i18n import chosen_language, gettext
 from .links import DamagedLink, decode_game
 from .pdf import choose_paper, render_pdf
-from .security import limiter, pdf_rate_limit
+from .security import CSRF_SLOT, limiter, pdf_rate_limit
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class SheetLinks:
 
     share: str
     pdf: str
+    qr: str | None  # the QR code image of ``share``; ``None`` when the link is too long for one
     edit: str | None = None
 
 
@@ -83,11 +84,23 @@ def game_from_token(token: str) -> tuple[Game, date | None]:
 
 
 def _token_links(token: str) -> SheetLinks:
+    share = url_for("sheets.sheet", token=token, _external=True)
     return SheetLinks(
-        share=url_for("sheets.sheet", token=token, _external=True),
+        share=share,
         pdf=url_for("sheets.sheet_pdf", token=token),
+        qr=url_for("sheets.sheet_qr", token=token) if qr_fits(share) else None,
         edit=url_for("sheets.edit", token=token),
     )
+
+
+def qr_response(link: str) -> Response:
+    """The QR code image of *link*, cached by browsers for a year (the link in
+    it never changes for that address); 404 if *link* is too long for a code."""
+    if not qr_fits(link):
+        abort(404)
+    response = Response(qr_svg_file(link), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
 
 
 def token_sheet(token: str) -> str:
@@ -107,8 +120,6 @@ def token_sheet(token: str) -> str:
     return page.replace(CSRF_SLOT, generate_csrf())
 
 
-#: Stands in the cached page where each visitor's CSRF token goes (random per process).
-CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
 
 
 @functools.lru_cache(maxsize=512)
@@ -148,7 +159,7 @@ def token_pdf(token: str) -> Response:
     """The sheet of the game packed in *token* as a one-page PDF download: A4,
     or Letter by ``?paper=letter`` or by the browser's language. A link's PDF
     is the same for everyone: kept (LRU) once rendered. A damaged link is a 404."""
-    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    paper = choose_paper(request.args.get("paper"), request.accept_languages, chosen_language())
     played_on, pdf = _token_pdf(token, paper, request.url_root, str(get_locale() or "en"))
     return _pdf_download(pdf, played_on)
 
@@ -162,13 +173,31 @@ def _token_pdf(token: str, paper: str, url_root: str, language: str) -> tuple[da
 
 def pdf_response(context: dict) -> Response:
     """The sheet of *context* (:func:`sheet_context`) as a one-page PDF download (paper from the request)."""
-    paper = choose_paper(request.args.get("paper"), request.accept_languages)
+    paper = choose_paper(request.args.get("paper"), request.accept_languages, chosen_language())
     return _pdf_download(_render_sheet_pdf(context, paper), context["played_on"])
 
 
 def _render_sheet_pdf(context: dict, paper: str) -> bytes:
-    html = render_template("sheets/sheet.html", **context, pdf=True, paper=paper)
+    shown = context.get("viewing") or context.get("saved")
+    notes = notes_for_print(shown.notes) if shown is not None and shown.notes else None
+    html = render_template("sheets/sheet.pdf.html", **context, paper=paper, print_notes=notes)
     return render_pdf(html, paper, base_url=request.url_root)
+
+
+#: How much of a saved game's notes the one-page PDF prints: lines, characters.
+PRINTED_NOTE_LINES, PRINTED_NOTE_CHARACTERS = 3, 240
+
+
+def notes_for_print(notes: str) -> tuple[str, bool]:
+    """The part of *notes* (up to 2,000 characters, several lines) that the
+    one-page PDF prints, as one line (line breaks shown as " / "), and whether
+    it was shortened (the PDF then points to the game's page for the rest)."""
+    lines = [line.strip() for line in notes.splitlines() if line.strip()]
+    text = " / ".join(lines[:PRINTED_NOTE_LINES])
+    cut = len(lines) > PRINTED_NOTE_LINES or len(text) > PRINTED_NOTE_CHARACTERS
+    if len(text) > PRINTED_NOTE_CHARACTERS:
+        text = text[:PRINTED_NOTE_CHARACTERS].rsplit(" ", 1)[0]
+    return text, cut
 
 
 def _pdf_download(pdf: bytes, played_on: date | None) -> Response:

@@ -7,10 +7,10 @@ from flask_wtf.csrf import CSRFError
 
 from ..engine import Game
 from .forms import GameForm
-from .game_form import expired_game_form, form_from_data, process_game_form, render_game_form
+from .game_form import empty_game_form, expired_game_form, form_from_data, process_game_form, render_game_form
 from .links import encode_game
 from .security import expired_form_page
-from .sheet_page import game_from_token, pdf_limit, token_pdf, token_sheet
+from .sheet_page import game_from_token, pdf_limit, qr_response, token_pdf, token_sheet
 
 bp = Blueprint("sheets", __name__)
 
@@ -20,9 +20,7 @@ def new_game():
     """The new-game form. Its buttons score the game, add or remove a player."""
     action_url = url_for(".new_game")
     if request.method in ("GET", "HEAD"):
-        form = GameForm()
-        form.fill_to_minimum()
-        return render_game_form(form, action_url)
+        return empty_game_form(action_url)
 
     def show_sheet(game: Game, form: GameForm):
         return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)
@@ -53,6 +51,14 @@ def sheet_pdf(token: str):
     by the browser's language (en-US and the other Letter countries).
     A link's PDF is the same for everyone: kept (LRU) once rendered."""
     return token_pdf(token)
+
+
+@bp.get("/sheet/<token>/qr.svg")
+def sheet_qr(token: str):
+    """The QR code of the sheet's link (an image of its own, cached by browsers:
+    the page does not wait for it)."""
+    game_from_token(token)  # a damaged link gets no code
+    return qr_response(url_for(".sheet", token=token, _external=True))
 
 
 @bp.get("/sheet/<token>/edit")

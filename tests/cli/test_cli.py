@@ -250,3 +250,21 @@ def test_text_table_lines_up_names_with_emoji():
     header, elves = table[2], table[3]
     assert header.endswith("Ada🐉     Bo")  # the dragon takes two columns, like the two digits below it
     assert elves.endswith("      0      0")
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_score_imports_no_web_stack(tmp_path, output_format):
+    """`score` needs the engine and click only: Flask, SQLAlchemy, WeasyPrint and
+    the rest load only for the app, `import` and `export` (their import is most
+    of a `score` process's time)."""
+    names = game_file(tmp_path, FOUR_PLAYERS)
+    probe = (
+        "import sys\n"
+        "from scorekeeper.cli import main\n"
+        f"main(['score', {str(names)!r}, '--explain', '--format', {output_format!r}], standalone_mode=False)\n"
+        "heavy = sorted({m.partition('.')[0] for m in sys.modules} & "
+        "{'flask', 'werkzeug', 'jinja2', 'sqlalchemy', 'weasyprint', 'segno', 'wtforms', 'flask_babel'})\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in result.stderr

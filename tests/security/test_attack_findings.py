@@ -107,14 +107,20 @@ def test_method_not_allowed_says_what_is(tmp_path):
 
 def test_tokens_with_junk_after_the_game_are_damaged(tmp_path):
     from scorekeeper.engine import Game
+    from tests.web.test_links import CASE_19_VERSION_1
 
     client = make_app(tmp_path).test_client()
     token = encode_game(Game.from_dict(FOUR["game"]))
     assert client.get(f"/sheet/{token}").status_code == 200
     raw = base64.urlsafe_b64decode(token[1:] + "=" * (-len(token[1:]) % 4))
-    junk = "1" + base64.urlsafe_b64encode(raw + b"junk").decode().rstrip("=")
+    junk = "2" + base64.urlsafe_b64encode(raw + b"junk").decode().rstrip("=")
     assert client.get(f"/sheet/{junk}").status_code == 404
     assert client.get(f"/sheet/{token[:20]}!{token[21:]}").status_code == 404
+    # links written before November 2026 (version 1): a zlib stream, with junk after it
+    assert client.get(f"/sheet/{CASE_19_VERSION_1}").status_code == 200
+    raw = base64.urlsafe_b64decode(CASE_19_VERSION_1[1:] + "=" * (-len(CASE_19_VERSION_1[1:]) % 4))
+    junk = "1" + base64.urlsafe_b64encode(raw + b"junk").decode().rstrip("=")
+    assert client.get(f"/sheet/{junk}").status_code == 404
     assert zlib.decompress(raw)  # the original is still a whole stream
 
 

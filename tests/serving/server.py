@@ -27,11 +27,13 @@ def gunicorn(
     workers: int = 3,
     log: Path | None = None,
     command: Path = GUNICORN,
-    cwd: Path | None = None,
+    cwd: Path | str | None = None,
+    app: str = "scorekeeper:create_app()",
     **env: str,
 ):
-    """Yield the base URL of ``gunicorn -w WORKERS 'scorekeeper:create_app()'``,
-    stopped on exit. Waits at most 60 s for it to answer ``/healthz``.
+    """Yield the base URL of ``gunicorn -w WORKERS APP`` (by default
+    ``'scorekeeper:create_app()'``), stopped on exit. Waits at most 60 s for it
+    to answer ``/healthz`` (another *app*: ``/``).
 
     *database_url* None: the app's own default (SQLite in its instance folder).
     *command*: another environment's gunicorn, started in *cwd*."""
@@ -41,7 +43,7 @@ def gunicorn(
         environment["SCOREKEEPER_DATABASE_URL"] = database_url
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [str(command), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", "scorekeeper:create_app()"],
+        [str(command), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", app],
         env=environment,
         cwd=cwd,
         stdout=output,
@@ -52,7 +54,8 @@ def gunicorn(
         deadline = time.monotonic() + 60
         while True:
             try:
-                if requests.get(base + "/healthz", timeout=2).status_code == 200:
+                probe = "/healthz" if app.startswith("scorekeeper:") else "/"
+                if requests.get(base + probe, timeout=2).status_code == 200:
                     break
             except requests.RequestException:  # not listening yet, or still migrating
                 pass

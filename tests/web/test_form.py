@@ -295,3 +295,19 @@ def test_unfinished_text_box_survives_adding_removing_and_switching_language(cli
         data |= {"players-2-name": "Cy"}
     soup = BeautifulSoup(client.post("/?lang=de", data=data).data, "html.parser")
     assert soup.select_one("#players-1-paste").get_text().strip() == half
+
+
+def test_the_empty_form_is_kept_but_each_visitor_gets_a_token_of_their_own(csrf_client):
+    """The empty form is rendered once and kept (issue "Fast for every new game"):
+    two visitors get the same page but for their CSRF tokens, and each token
+    works only with its own visitor's cookie."""
+    other = csrf_client.application.test_client()
+    first, second = csrf_client.get("/"), other.get("/")
+    token_1 = soup_of(first).select_one("input[name=csrf_token]")["value"]
+    token_2 = soup_of(second).select_one("input[name=csrf_token]")["value"]
+    assert token_1 != token_2 and "csrf-slot" not in first.get_data(as_text=True)
+    assert first.get_data(as_text=True).replace(token_1, "") == second.get_data(as_text=True).replace(token_2, "")
+    data = form_data(GAME)
+    assert other.post("/", data=data | {"csrf_token": token_1}).status_code == 400
+    assert csrf_client.post("/", data=data | {"csrf_token": token_1}).status_code == 303
+    assert other.post("/", data=data | {"csrf_token": token_2}).status_code == 303

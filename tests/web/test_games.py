@@ -58,7 +58,7 @@ def test_save_gives_read_only_and_private_links_with_qr(db_client):
     assert totals(page) == [p["total"] for p in FOUR["expected"]["players"]]
     assert soup.select_one("#read-only-link")["value"].endswith(public)
     assert soup.select_one("#edit-link")["value"].endswith(private)
-    assert soup.select_one("#owner .qr-screen svg")
+    assert soup.select_one("#owner .qr-screen img")["src"].endswith("/qr.svg")
     assert soup.select_one("#location").get_text() == "Café Drako"
     assert soup.select_one("#played-on")["datetime"] == "2026-11-28"
     public_id = public.removeprefix("/g/")
@@ -405,3 +405,29 @@ def test_import_refusals_speak_german_on_german_pages(db_client):
     assert "diese Datei hat sie unter „game“" in refusal(case)
     dated = json.dumps(FOUR["game"] | {"date": "2025-02-30", "location": "x" * 101}).encode()
     assert "Datum '2025-02-30' ist kein Datum wie 2026-11-30" in refusal(dated)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_saved_game_with_long_notes_prints_on_one_page(db_client, language, paper):
+    """Issue: 20 short lines of notes printed on two pages (page 2 held only the
+    QR code). The PDF prints the start of the notes and points to the game's
+    page for the rest, on one page whatever the notes; "Corrected on …" whole."""
+    from pypdf import PdfReader
+
+    from tests.web.test_pdf import worst_case
+
+    game = worst_case(4)
+    notes = "\n".join(f"Round {n}: Ada drew the dragon again" for n in range(1, 21))
+    public, private = save(db_client, game, location="L" * 100, notes=notes)
+    corrected = form_data(game) | {"based_on": 1, "played_on": "2026-11-28", "location": "L" * 100, "notes": notes}
+    assert db_client.post(private + "/edit", data=corrected).status_code == 303
+    response = db_client.get(f"{public}.pdf?paper={paper}&lang={language}")
+    reader = PdfReader(io.BytesIO(response.data))
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    assert "Round 1: Ada drew the dragon again / Round 2" in text and "Round 4:" not in text
+    pointer = {"en": "the whole notes are on the game’s page", "de": "die ganzen Notizen"}[language]
+    assert pointer in " ".join(text.split())
+    corrected_line = {"en": "Corrected on", "de": "Korrigiert am"}[language]
+    assert any(corrected_line in line and "2026" in line for line in text.splitlines())

@@ -150,3 +150,65 @@ def _read_pgm(data: bytes) -> tuple[tuple[int, int], bytes]:
 
 def test_damaged_pdf_link_is_a_404(client):
     assert client.get("/sheet/1nope.pdf").status_code == 404
+
+
+def test_paper_follows_the_language_chosen_on_the_page():
+    """Issue: German pages on an en-US phone gave Letter. A language chosen on the
+    page decides; without a choice, the browser's language and region."""
+    from werkzeug.datastructures import LanguageAccept
+
+    us_phone = LanguageAccept([("en-US", 1), ("en", 0.9)])
+    assert choose_paper(None, us_phone, chosen="de") == "a4"
+    assert choose_paper(None, us_phone, chosen="en") == "letter"
+    assert choose_paper(None, us_phone) == "letter"
+    assert choose_paper(None, LanguageAccept([("de-DE", 1), ("en-CA", 0.5)]), chosen="en") == "letter"
+    assert choose_paper("letter", us_phone, chosen="de") == "letter"  # asked for by name
+
+
+@pytest.mark.parametrize(
+    ("query", "cookie", "size"), [("?lang=de", None, "A4"), ("", "de", "A4"), ("", None, "Letter")]
+)
+def test_a_german_page_on_an_en_us_phone_prints_on_a4(client, query, cookie, size):
+    if cookie:
+        client.set_cookie("lang", cookie)
+    token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
+    pdf = client.get(f"/sheet/{token}.pdf{query}", headers={"Accept-Language": "en-US,en;q=0.9"})
+    width, height = (float(x) for x in PdfReader(io.BytesIO(pdf.data)).pages[0].mediabox[2:])
+    assert (round(width), round(height)) == {"A4": (595, 842), "Letter": (612, 792)}[size]
+
+
+def drawn_glyphs(data: bytes) -> list[tuple[str, bytes]]:
+    """(font name, 2-byte glyph id) of every glyph drawn on the PDF's pages.
+    WeasyPrint writes text as Identity-H codes, so each code is the glyph id
+    in its font; glyph 0 is the font's .notdef, the empty box of a missing glyph."""
+    from pypdf.generic import ContentStream
+
+    reader = PdfReader(io.BytesIO(data))
+    drawn = []
+    for page in reader.pages:
+        fonts = {name: font.get_object() for name, font in page["/Resources"]["/Font"].items()}
+        font = ""
+        for operands, operator in ContentStream(page.get_contents(), reader).operations:
+            if operator == b"Tf":
+                font = str(fonts[operands[0]]["/BaseFont"])
+            elif operator in (b"Tj", b"TJ"):
+                for text in operands[0] if operator == b"TJ" else [operands[0]]:
+                    raw = getattr(text, "original_bytes", None)
+                    if raw is not None:
+                        drawn += [(font, raw[i : i + 2]) for i in range(0, len(raw), 2)]
+    return drawn
+
+
+def test_names_in_every_script_print_legibly(client):
+    """Issue: names in Chinese, Thai or with emoji printed as empty boxes. With
+    the fonts the README installs (Debian's Noto), each is drawn by a font of
+    its script and no glyph is the .notdef box."""
+    game = copy.deepcopy(FOUR["game"])
+    names = {"张伟 Zhang": "CJK", "สมชาย": "Thai", "Ana 😀🐉": "Emoji", "سارة": "DejaVu"}
+    for player, name in zip(game["players"], names, strict=True):
+        player["name"] = name
+    drawn = drawn_glyphs(pdf_of(client, game))
+    assert drawn and not [font for font, glyph in drawn if glyph == b"\x00\x00"]
+    fonts = {font for font, _ in drawn}
+    for script in names.values():
+        assert any(script in font for font in fonts), (script, fonts)
