@@ -38,3 +38,12 @@ def test_a_legend_claimed_by_a_player_without_a_name_reads_in_german(client):
     legends = soup.select_one("#players-1-legends-errors").get_text(" ", strip=True)
     assert "die Legende „Land der Wälder“ hat schon Spieler 1 beansprucht" in legends
     assert "Player" not in soup.get_text()
+
+
+def test_wtforms_own_messages_follow_the_page_language(client):
+    """WTForms' own refusals come from its catalogue, read once per process
+    for each language (forms.PageForm), and still follow the page's language."""
+    game = load_case(next(path for path in CASE_FILES if path.name.startswith("19-")))["game"]
+    for language, message in (("en", "Not a valid date value."), ("de", "Kein gültiges Datum."), ("en", "Not a valid")):
+        page = client.post(f"/?lang={language}", data=form_data(game) | {"played_on": "31.31.2026"})
+        assert page.status_code == 422 and message in page.get_data(as_text=True)
