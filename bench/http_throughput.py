@@ -181,6 +181,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=30000, help="new games prepared per line and round")
     parser.add_argument("--cpu", action="store_true", help="also CPU time per request in one process")
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        help="serve the app of another checkout (its .venv), e.g. an older commit, for a before/after in one session",
+    )
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install wrk")
@@ -190,8 +195,9 @@ def main() -> None:
         hello = stack.enter_context(
             gunicorn("sqlite://", workers=args.workers, app="bench.hello:app", cwd=str(ROOT))
         )
+        other = {"command": args.checkout / ".venv" / "bin" / "gunicorn", "cwd": args.checkout} if args.checkout else {}
         base = stack.enter_context(
-            gunicorn(f"sqlite:///{folder / 'http.sqlite3'}", workers=args.workers,
+            gunicorn(f"sqlite:///{folder / 'http.sqlite3'}", workers=args.workers, **other,
                      SCOREKEEPER_PDF_RATE_LIMIT="1000000 per minute", SCOREKEEPER_SAVE_RATE_LIMIT="1000000 per minute")
         )  # fmt: skip
         for round_number in range(args.rounds):
@@ -204,6 +210,8 @@ def main() -> None:
                 results.setdefault(name, []).append(wrk(url, requests_, seconds, args.connections, headers))
     cpu = cpu_per_request(200) if args.cpu else {}
     baseline = statistics.median(rate for rate, _ in results["hello world (3-line Flask app)"])
+    if args.checkout:
+        print(f"the app of {args.checkout}")
     print(f"gunicorn, {args.workers} sync workers; wrk 2 threads, {args.connections} connections, "
           f"{args.seconds} s per line; medians of {args.rounds} rounds")  # fmt: skip
     print(f"  {'what':34} {'req/s':>8} {'ratio':>6} {'p50 ms':>8} {'CPU ms/req':>11}")
