@@ -15,7 +15,8 @@ empty form, the form ``POST /`` of a new game (→ 303 to its sheet),
 Every real table scores a game nobody has scored before, so the new-game
 lines are the ones users feel.
 
-Prints each line's median over the rounds: requests per second, its ratio to
+The PDF line runs three times as long (each PDF takes up to seconds under
+load). Prints each line's median over the rounds: requests per second, its ratio to
 the hello world, the median latency; then, with ``--cpu``, the CPU time per
 request of each line in one process (Flask's test client, no server).
 
@@ -114,14 +115,37 @@ def wrk(base: str, lines: list[tuple[str, str, str]], seconds: int, connections:
     return rate, float(p50[1]) * scale
 
 
-def scenarios(base: str, count: int, rng: random.Random) -> dict[str, tuple[list, dict]]:
+#: Packs games into sheet links with the served checkout's own code (its links may be of another version).
+ENCODE = """
+import json, sys
+from datetime import date
+from scorekeeper.engine import Game
+from scorekeeper.web.links import encode_game
+games = json.load(sys.stdin)
+print(json.dumps([encode_game(Game.from_dict(game), date(2026, 11, 30)) for game in games]))
+"""
+
+
+def sheet_tokens(games: list[Game], checkout: Path | None) -> list[str]:
+    """The sheet-link tokens of *games* as the app of *checkout* (default: this one) writes them."""
+    if checkout is None:
+        return [encode_game(game, date(2026, 11, 30)) for game in games]
+    python = checkout / ".venv" / "bin" / "python"
+    data = json.dumps([game.to_dict() for game in games])
+    out = subprocess.run(
+        [str(python), "-c", ENCODE], input=data, capture_output=True, text=True, check=True, cwd=checkout
+    )
+    return json.loads(out.stdout)
+
+
+def scenarios(base: str, count: int, rng: random.Random, checkout: Path | None = None) -> dict[str, tuple[list, dict]]:
     """Each line's requests (enough for a run, none repeated) and headers."""
     session = requests.Session()
     form = session.get(f"{base}/", timeout=10).text
     csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form)[1]
     cookie = "; ".join(f"{c.name}={c.value}" for c in session.cookies)
     games = [random_game(rng, n) for n in range(count)]
-    tokens = [encode_game(game, date(2026, 11, 30)) for game in games]
+    tokens = sheet_tokens(games, checkout)
     same = tokens[0]
     return {
         "/healthz": ([("GET", "/healthz", "")], {}),
@@ -203,10 +227,10 @@ def main() -> None:
         for round_number in range(args.rounds):
             rng = random.Random(round_number)
             lines = {"hello world (3-line Flask app)": (hello, [("GET", "/", "")], {})}
-            for name, (requests_, headers) in scenarios(base, args.games, rng).items():
+            for name, (requests_, headers) in scenarios(base, args.games, rng, args.checkout).items():
                 lines[name] = (base, requests_, headers)
             for name, (url, requests_, headers) in lines.items():
-                seconds = args.seconds
+                seconds = args.seconds * 3 if "PDF" in name else args.seconds  # a PDF takes a second or more
                 results.setdefault(name, []).append(wrk(url, requests_, seconds, args.connections, headers))
     cpu = cpu_per_request(200) if args.cpu else {}
     baseline = statistics.median(rate for rate, _ in results["hello world (3-line Flask app)"])
