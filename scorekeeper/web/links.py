@@ -3,7 +3,9 @@
 A token is a version character and base64url without padding:
 
 - ``2`` (written since November 2026): packed bytes, about 80 characters for
-  four players with short names, so the link's QR code stays small.
+  four players with short names, so the link's QR code stays small, then
+  three bytes of their CRC-32, so that a mistyped or cut link is refused as
+  damaged instead of opening another game.
   One byte ``ruleset × 16 + date flag × 8 + number of players``; if the date
   flag is set, two bytes of days since 2000-01-01; then per player seven
   bytes holding the 16 cards as one base-10 number (cell 0 the highest digit,
@@ -61,7 +63,13 @@ def encode_game(game: Game, played_on: date | None = None) -> str:
         name = player.name.encode()
         out.append(len(name))
         out += name
+    out += _check(out)
     return VERSION + base64.urlsafe_b64encode(bytes(out)).decode().rstrip("=")
+
+
+def _check(packed: bytes | bytearray) -> bytes:
+    """Three bytes of the CRC-32 of *packed*: one mistyped link in 16 million gets through."""
+    return zlib.crc32(packed).to_bytes(4, "big")[:3]
 
 
 def decode_game(token: str) -> tuple[dict, date | None]:
@@ -87,8 +95,11 @@ def decode_game(token: str) -> tuple[dict, date | None]:
     raise DamagedLink("unknown link version")
 
 
-def _unpack(raw: bytes) -> tuple[dict, date | None]:
+def _unpack(checked: bytes) -> tuple[dict, date | None]:
     """Version 2: the packed bytes described in the module docstring."""
+    raw, check = checked[:-3], checked[-3:]
+    if len(checked) < 4 or _check(raw) != check:
+        raise DamagedLink("the link's check bytes do not match: mistyped or cut short")
     head, at = raw[0], 1
     played_on = None
     if head & 8:

@@ -32,9 +32,27 @@ def test_a_link_made_before_the_change_opens_the_same_sheet(client):
 
 
 def test_a_four_player_link_is_short():
-    """64 cells of ten kinds, four names and the date: 73 characters (the old links took 156)."""
+    """64 cells of ten kinds, four names, the date and a check: 77 characters (the old links took 156)."""
     token = encode_game(Game.from_dict(load_case(CASE_19)["game"]), date(2026, 11, 30))
-    assert token.startswith("2") and len(token) == 73
+    assert token.startswith("2") and len(token) == 77
+
+
+def test_a_mistyped_link_never_opens_another_game():
+    """Every one-character change of a link is refused as damaged (its check
+    bytes), or reads as the very same game (the last character's spare bits)."""
+    token = encode_game(Game.from_dict(load_case(CASE_19)["game"]), date(2026, 11, 30))
+    original = decode_game(token)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    opened = 0
+    for at in range(1, len(token)):
+        for letter in alphabet.replace(token[at], ""):
+            try:
+                game = decode_game(token[:at] + letter + token[at + 1 :])
+            except DamagedLink:
+                continue
+            assert game == original
+            opened += 1
+    assert opened <= 3  # only the spare bits of the last character
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=[p.name for p in CASE_FILES])
