@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import BadHost, HTTPException, SecurityError
 
 csrf = CSRFProtect()
 
@@ -47,6 +47,13 @@ def init_app(app: Flask) -> None:
     def untrusted_host(error: SecurityError):
         """A Host outside TRUSTED_HOSTS: no page can be built for it (its links would use that host)."""
         return "400 Bad Request: this server does not answer to that host name.\n", 400, {"Content-Type": "text/plain"}
+
+    @app.errorhandler(BadHost)
+    def unusable_host(error: BadHost):
+        """A Host no URL can be made of (``a..b``, a label over 63 characters): no
+        page can be built, its links included; one log line, no traceback."""
+        app.logger.info("refused a Host that makes no URL: %.80r", request.host)
+        return "400 Bad Request: that host name makes no URL.\n", 400, {"Content-Type": "text/plain"}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

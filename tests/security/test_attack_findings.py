@@ -8,6 +8,7 @@ import io
 import json
 import zlib
 
+import pytest
 from bs4 import BeautifulSoup
 from flask.sessions import SecureCookieSessionInterface
 
@@ -142,3 +143,12 @@ def test_session_cookie_holds_no_edit_secret(tmp_path):
     assert secret not in json.dumps(serializer.loads(cookie))
     again = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
     assert again.status_code == 303 and again.headers["Location"] == "/g/" + private.headers["Location"].split("/")[2]
+
+
+@pytest.mark.parametrize("host", ["a..b", ".", "a" * 64 + ".example", "a" * 1000 + ".example"])
+@pytest.mark.parametrize("path", ["/", "/healthz", "/games", "/nowhere"])
+def test_a_host_that_makes_no_url_is_a_plain_400(tmp_path, host, path):
+    """Found by a fresh tester: such a Host gave 500 (the error page could build
+    no link). Now a plain 400 on every route, and no traceback in the log."""
+    response = make_app(tmp_path).test_client().get(path, headers={"Host": host})
+    assert response.status_code == 400 and response.mimetype == "text/plain"
