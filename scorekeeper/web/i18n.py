@@ -103,9 +103,12 @@ def init_app(app: Flask) -> None:
 
 
 def language_url(language: str) -> str:
-    """This page (GET) in *language*: the same path and query, ``lang`` replaced."""
+    """This page (GET) in *language*: the same query with ``lang`` replaced, as
+    a link relative to this page (``?lang=de``). The path is never repeated in
+    it: a path such as ``/%5Cevil.example`` would make it a link to another
+    site (``/\\evil.example?lang=de`` reads as ``//evil.example``)."""
     args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
-    return request.path + "?" + urlencode([*args, ("lang", language)])
+    return "?" + urlencode([*args, ("lang", language)])
 
 
 def _catalogue() -> Any:

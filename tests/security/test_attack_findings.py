@@ -152,3 +152,18 @@ def test_a_host_that_makes_no_url_is_a_plain_400(tmp_path, host, path):
     no link). Now a plain 400 on every route, and no traceback in the log."""
     response = make_app(tmp_path).test_client().get(path, headers={"Host": host})
     assert response.status_code == 400 and response.mimetype == "text/plain"
+
+
+@pytest.mark.parametrize("path", ["/%5Cevil.example", "/%09/evil.example", "/%0D/evil.example", "/%5C%5Cevil.example/x"])
+def test_language_links_never_lead_off_site(tmp_path, path):
+    """Issue "Holds under abuse": on /%5Cevil.example the error page's language
+    link resolved to http://evil.example/?lang=de. Language links are relative
+    to the page (?lang=de), so they keep its path whatever it is."""
+    from urllib.parse import urljoin
+
+    page = make_app(tmp_path).test_client().get(path)
+    assert page.status_code == 404
+    links = [a["href"] for a in BeautifulSoup(page.data, "html.parser").select(".languages a")]
+    assert links and all(href.startswith("?lang=") for href in links)
+    for href in links:
+        assert urljoin(f"http://localhost{path}", href).startswith("http://localhost/")
