@@ -154,7 +154,7 @@ def test_a_host_that_makes_no_url_is_a_plain_400(tmp_path, host, path):
     assert response.status_code == 400 and response.mimetype == "text/plain"
 
 
-@pytest.mark.parametrize("path", ["/%5Cevil.example", "/%09/evil.example", "/%0D/evil.example", "/%5C%5Cevil.example/x"])
+@pytest.mark.parametrize("path", ["/%5Cevil.example", "/%09/evil.example", "/%0D/evil.example", "/%5C%5Cevil/x"])
 def test_language_links_never_lead_off_site(tmp_path, path):
     """Issue "Holds under abuse": on /%5Cevil.example the error page's language
     link resolved to http://evil.example/?lang=de. Language links are relative
