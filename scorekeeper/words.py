@@ -18,13 +18,10 @@ pages build a :class:`Words` from Flask-Babel's translations and locale
 
 from __future__ import annotations
 
+import functools
 import gettext as _gettext
 from collections.abc import Callable, Sequence
-from typing import Any
-
-from babel import Locale
-from babel.lists import format_list
-from babel.numbers import parse_pattern
+from typing import TYPE_CHECKING, Any
 
 from .engine import (
     LEGENDS,
@@ -104,14 +101,32 @@ _SORTED_POSITIONS = (
     N_("the seventh-highest row"),
 )
 
-#: Harmony Points with their sign, as every explanation ends: "+4", "-2", "+0".
-_SIGNED = parse_pattern("+#,##0;-#,##0")
+if TYPE_CHECKING:
+    from babel import Locale
+    from babel.numbers import NumberPattern
+
+# Babel is imported when a list or a signed number is first written, not with
+# this module: `scorekeeper score` without explanations writes neither.
+
+
+@functools.cache
+def _signed_pattern() -> NumberPattern:
+    """Harmony Points with their sign, as every explanation ends: "+4", "-2", "+0"."""
+    from babel.numbers import parse_pattern
+
+    return parse_pattern("+#,##0;-#,##0")
 
 #: How many ways of reaching a card one :class:`Words` keeps written.
 _KEPT_WAYS = 1024
 
-#: The project's English is British: lists without a serial comma ("Ada, Bo and Cy").
-_BRITISH = Locale("en", "GB")
+@functools.cache
+def _locale(name: str) -> Locale:
+    """*name* as a :class:`babel.Locale`; the project's plain English is
+    British: lists without a serial comma ("Ada, Bo and Cy")."""
+    from babel import Locale
+
+    parsed = Locale.parse(name)
+    return Locale("en", "GB") if parsed.language == "en" and not parsed.territory else parsed
 
 
 class Words:
@@ -129,12 +144,16 @@ class Words:
         self._gettext = catalogue.gettext
         self._ngettext = catalogue.ngettext
         self._pgettext = catalogue.pgettext
-        parsed = Locale.parse(locale)
-        self.locale = _BRITISH if parsed.language == "en" and not parsed.territory else parsed
+        self._locale_name = str(locale)
         # A page or a sheet says the same few words many times: each is looked up once.
         self._signed: dict[int, str] = {}
         self._ways: dict[tuple[bool, tuple[tuple[int, ...], ...]], str] = {}  # by the portals' cells
         self._cards = {card: self._(name) for card, name in _CARD_NAMES.items()}
+
+    @functools.cached_property
+    def locale(self) -> Locale:
+        """The :class:`babel.Locale` of lists and numbers (read when first needed)."""
+        return _locale(self._locale_name)
 
     # -- gettext, as Flask-Babel calls it: the message, then its %(name)s parameters
 
@@ -177,16 +196,20 @@ class Words:
         """Harmony Points with their sign: ``"+4"``, ``"-2"``."""
         found = self._signed.get(points)
         if found is None:
-            found = self._signed[points] = _SIGNED.apply(points, self.locale)
+            found = self._signed[points] = _signed_pattern().apply(points, self.locale)
         return found
 
     def listing(self, items: Sequence[str]) -> str:
         """A list in a sentence: ``"Ada, Bo and Cy"``."""
+        from babel.lists import format_list
+
         return format_list(list(items), locale=self.locale)
 
     def enumeration(self, items: Sequence[str]) -> str:
         """A list in brackets or after a colon, as short as the language has
         it: ``"r1c2, r2c1, r3c2"`` (German: ``"r1c2, r2c1 und r3c2"``)."""
+        from babel.lists import format_list
+
         # CLDR's "standard-narrow" list; Babel reads every CLDR style, its annotation names fewer
         return format_list(list(items), style="standard-narrow", locale=self.locale)  # type: ignore[arg-type]
 
