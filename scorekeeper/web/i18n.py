@@ -10,6 +10,7 @@ under the names they use.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from urllib.parse import urlencode
 
 from flask import Flask, g, request
@@ -41,11 +42,28 @@ COOKIE = "lang"
 
 def choose_locale() -> str:
     """``?lang=`` when given, else the remembered choice (cookie), else the
-    browser's Accept-Language, else English."""
+    browser's Accept-Language, else English.
+
+    The response then depends on the language: :func:`init_app` adds
+    ``Vary: Accept-Language, Cookie`` to it.
+    """
+    g.language_chosen = True
     for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
         if asked in LANGUAGES:
             return asked
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return browser_language(request.accept_languages) or "en"
+
+
+def browser_language(accepted: Iterable[tuple[str, float]]) -> str | None:
+    """The first of :data:`LANGUAGES` the browser accepts, in the browser's order
+    (best quality first), a region falling back to its language right where it
+    stands: ``de-CH,en;q=0.5`` gives ``de``, not the lower-ranked ``en``.
+    ``None`` when nothing offered is accepted (``*`` included)."""
+    for tag, quality in accepted:
+        language = tag.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and language in LANGUAGES:
+            return language
+    return None
 
 
 def init_app(app: Flask) -> None:
@@ -55,6 +73,8 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def remember_language(response):
+        if g.get("language_chosen"):  # the page was written in a chosen language
+            response.vary.update(("Accept-Language", "Cookie"))
         asked = request.args.get("lang")
         if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
             response.set_cookie(COOKIE, asked, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
