@@ -1,0 +1,85 @@
+"""The score sheet on a phone and a desktop, measured in real Chromium (issue 11, items 11–18, 22–24)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from scorekeeper.engine import Game
+from scorekeeper.web.links import encode_game
+from tests.conftest import CASE_FILES, load_case
+
+pytestmark = pytest.mark.browser
+
+GAME = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
+
+
+def sheet_url(base: str, names: list[str], lang: str = "en") -> str:
+    """The sheet of the four-player worked game, its players renamed (the first len(names) of them)."""
+    game = copy.deepcopy(GAME)
+    game["players"] = game["players"][: len(names)]
+    for player, name in zip(game["players"], names, strict=True):
+        player["name"] = name
+    return f"{base}/sheet/{encode_game(Game.from_dict(game))}?lang={lang}"
+
+
+def page_at(browser, width: int, scheme: str = "light"):
+    touch = width < 1000
+    context = browser.new_context(
+        viewport={"width": width, "height": 740}, has_touch=touch, is_mobile=touch, color_scheme=scheme
+    )
+    return context, context.new_page()
+
+
+#: For each header name: its words (split at spaces and hyphens) and the number of lines each is
+#: rendered on (1: whole), and whether the name overflows its box (shortened with "…").
+MEASURE_NAMES = """() => Array.from(document.querySelectorAll("#score-table thead th.player-name")).map(th => {
+  const link = th.querySelector(".pname") || th, words = [];
+  const text = document.createTreeWalker(link, NodeFilter.SHOW_TEXT).nextNode();
+  const vertical = getComputedStyle(link).writingMode.startsWith("vertical");
+  const re = /[^\\s-]+/g;
+  let m;
+  while ((m = re.exec(text.data))) {
+    const range = document.createRange();
+    range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+    const lines = new Set(Array.from(range.getClientRects(), r => Math.round(vertical ? r.left : r.top)));
+    words.push([m[0], lines.size]);
+  }
+  return {name: text.data, title: link.title, href: link.getAttribute("href"), words,
+          shortened: link.scrollWidth > link.clientWidth + 1 || link.scrollHeight > link.clientHeight + 1};
+})"""
+
+TWELVE = ["Konstantinos", "Bartholomeus", "Christabella", "Alexandrinus"]
+
+
+@pytest.mark.parametrize("width", [320, 360, 1280])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_header_names_of_twelve_letters_fit_whole(browser, live_server, width, players):
+    context, page = page_at(browser, width)
+    page.goto(sheet_url(live_server, TWELVE[:players]))
+    measured = page.evaluate(MEASURE_NAMES)
+    assert len(measured) == players
+    for name in measured:
+        assert name["words"] == [[name["name"], 1]], name  # one word, one line
+        assert not name["shortened"], name
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()
+
+
+@pytest.mark.parametrize("width", [320, 360, 1280])
+def test_longer_header_names_break_at_spaces_and_hyphens_or_end_in_an_ellipsis(browser, live_server, width):
+    names = ["Anna-Lena Maximiliane", "Bartholomäusfriedrichswilhelm", "Yara", "Alexander von Humboldt"]
+    context, page = page_at(browser, width)
+    page.goto(sheet_url(live_server, names))
+    measured = page.evaluate(MEASURE_NAMES)
+    for name in measured:
+        assert all(lines == 1 for _, lines in name["words"]), name  # never split inside a word
+        assert name["title"] == name["name"]  # the whole name, shown on hover …
+        heading = page.locator(name["href"] + " .kname").text_content()
+        assert heading == name["name"]  # … and whole at the kingdom the name links to
+    assert [n["shortened"] for n in measured][2] is False
+    if width == 320:
+        assert measured[1]["shortened"]  # 29 letters in one word: "…"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()
