@@ -122,9 +122,21 @@ class Words:
         ``None`` writes the English message ids themselves.
     :param locale: the language for lists and numbers (``"de"``, a
         :class:`babel.Locale`); plain ``"en"`` is written the British way.
+    :param isolate_names: wrap each player's name in Unicode's first-strong
+        isolate (U+2068 … U+2069), as pages need: an Arabic or Hebrew name
+        then keeps its place in an English or German sentence ("سارة ahead of
+        Bo"), its neighbours' numbers and stars too. Off for the command line
+        and JSON, where the characters would be noise.
     """
 
-    def __init__(self, translations: _gettext.NullTranslations | None = None, locale: Locale | str = "en") -> None:
+    def __init__(
+        self,
+        translations: _gettext.NullTranslations | None = None,
+        locale: Locale | str = "en",
+        *,
+        isolate_names: bool = False,
+    ) -> None:
+        self.isolate_names = isolate_names
         catalogue = translations if translations is not None else _gettext.NullTranslations()
         self._gettext = catalogue.gettext
         self._ngettext = catalogue.ngettext
@@ -151,6 +163,11 @@ class Words:
         return text % params if params else text
 
     # -- names and numbers
+
+    def name(self, name: str) -> str:
+        """A player's name inside a sentence: isolated from its neighbours when
+        :attr:`isolate_names` (names never hold direction characters, R8)."""
+        return f"\u2068{name}\u2069" if self.isolate_names else name
 
     def card(self, card: Card) -> str:
         """The card's name (``Magisches Portal``: the German edition's words)."""
@@ -292,8 +309,8 @@ class Words:
         return self._(
             "%(ahead)s ahead of %(behind)s: both have %(total)d Harmony Points; with their rows sorted from highest "
             "to lowest, %(which)s decides, %(a)d vs %(b)d.",
-            ahead=sheet.results[tiebreak.ahead].player.name,
-            behind=sheet.results[tiebreak.behind].player.name,
+            ahead=self.name(sheet.results[tiebreak.ahead].player.name),
+            behind=self.name(sheet.results[tiebreak.behind].player.name),
             total=tiebreak.total,
             which=self._(_SORTED_POSITIONS[tiebreak.position - 1]),
             a=a,
@@ -304,7 +321,7 @@ class Words:
         """Players still equal after R7.3 (R7.4): "Ada, Bo and Cy share place 1: …" (``"shared-place"``)."""
         return self._(
             "%(names)s share place %(place)d: equal totals and equal sorted rows (R7.4).",
-            names=self.listing([sheet.results[i].player.name for i in group]),
+            names=self.listing([self.name(sheet.results[i].player.name) for i in group]),
             place=sheet.results[group[0]].place,
         )
 
@@ -346,7 +363,7 @@ class Words:
         """``"Ada, row 2, column 3"``: whose entry and which cell, or ``""``."""
         parts = []
         if error.player_name:
-            parts.append(error.player_name)
+            parts.append(self.name(error.player_name))
         elif error.player is not None:
             parts.append(self._("Player %(number)d", number=error.player + 1))
         if error.row is not None:
@@ -378,7 +395,7 @@ def _legend_named(words: Words, legend_id: object) -> str:
 
 
 def _claimed_by(words: Words, p: dict[str, Any]) -> str:
-    return p["by_name"] or words._("Player %(number)d", number=p["by_player"] + 1)
+    return words.name(p["by_name"]) if p["by_name"] else words._("Player %(number)d", number=p["by_player"] + 1)
 
 
 def _too_long(words: Words, p: dict[str, Any]) -> str:
@@ -407,7 +424,7 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     ),
     "name-empty": lambda w, p: w._("the name is empty"),
     "name-too-long": lambda w, p: w._("the name is %(length)d characters long; at most %(most)d are allowed", **p),
-    "name-taken": lambda w, p: w._("the name is already used by %(other)s", **p),
+    "name-taken": lambda w, p: w._("the name is already used by %(other)s", other=w.name(p["other"])),
     "kingdom-not-list": lambda w, p: w._("the kingdom must be a list of 4 rows of 4 cards"),
     "kingdom-rows": lambda w, p: w.ngettext(
         "the kingdom must be 4 rows of 4 cards, not %(num)d row",

@@ -70,6 +70,7 @@ def init_app(app: Flask) -> None:
     """Flask-Babel with the catalogues in ``scorekeeper/translations``; a
     ``?lang=`` choice is remembered for a year."""
     Babel(app, locale_selector=choose_locale)
+    app.jinja_env.filters["bdi"] = bdi
 
     @app.after_request
     def remember_language(response):
@@ -83,6 +84,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
         format_date=format_date,
+        isolated=isolated,
         format_decimal=format_decimal,
         cell_name=cell_name,
         Markup=Markup,
@@ -115,8 +117,19 @@ def words() -> Words:
     locale = str(get_locale() or "en")
     cache: dict[str, Words] = g.setdefault("_words", {})
     if locale not in cache:
-        cache[locale] = Words(get_translations(), locale)
+        cache[locale] = Words(get_translations(), locale, isolate_names=True)
     return cache[locale]
+
+
+def bdi(name: str) -> Markup:
+    """A player's name (or other text a player typed) isolated for the page:
+    ``<bdi>سارة</bdi>``, so right-to-left names keep their neighbours in place."""
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def isolated(name: str) -> str:
+    """*name* between Unicode's isolates, for text without markup (titles, attributes)."""
+    return words().name(name)
 
 
 def card_name(card: Card) -> str:

@@ -83,3 +83,57 @@ def test_longer_header_names_break_at_spaces_and_hyphens_or_end_in_an_ellipsis(b
         assert measured[1]["shortened"]  # 29 letters in one word: "…"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     context.close()
+
+
+def kingdom(forests: list[int]) -> list[list[str]]:
+    """Elves at r1c2 beside *forests* (cell indexes), Plains elsewhere: 2 Harmony Points a Forest (R3)."""
+    cells = ["plain"] * 16
+    cells[1] = "elves"
+    for cell in forests:
+        cells[cell] = "forest"
+    return [cells[i : i + 4] for i in range(0, 16, 4)]
+
+
+#: "★ سارة 6 · דנה 4 · Ann 4 · ★ Bo 6": an Arabic winner, a Hebrew second, a shared win.
+RTL_GAME = {
+    "ruleset": "pocket",
+    "players": [
+        {"name": name, "kingdom": kingdom(forests), "legends": []}
+        for name, forests in [("سارة", [0, 2, 5]), ("דנה", [0, 2]), ("Ann", [0, 2]), ("Bo", [0, 2, 5])]
+    ],
+}
+
+#: Left to right on the screen: each name's box, the star before it (if any) and the total after it.
+MEASURE_LINE = """(line) => Array.from(line.querySelectorAll("bdi")).map(bdi => {
+  const box = bdi.getBoundingClientRect(), out = {name: bdi.textContent, left: box.left, right: box.right};
+  const before = bdi.previousSibling, after = bdi.nextSibling;
+  if (before && before.data && before.data.includes("★")) {
+    const r = document.createRange(), at = before.data.indexOf("★");
+    r.setStart(before, at); r.setEnd(before, at + 1);
+    out.star = r.getBoundingClientRect().right;
+  }
+  if (after && after.data && /\\d/.test(after.data)) {
+    const r = document.createRange(), at = after.data.search(/\\d/);
+    r.setStart(after, at); r.setEnd(after, at + 1);
+    out.total = r.getBoundingClientRect().left;
+  }
+  return out;
+})"""
+
+
+def test_right_to_left_names_keep_their_stars_and_totals_in_history(touch_phone, live_server):
+    page = touch_phone
+    page.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(RTL_GAME))}")
+    with page.expect_navigation():
+        page.click("#save")
+    page.goto(f"{live_server}/games?player=דנה")
+    line = page.locator("#history .who").first
+    assert line.text_content() == "★ سارة 6 · דנה 4 · Ann 4 · ★ Bo 6"
+    names = line.evaluate(MEASURE_LINE)
+    assert [n["name"] for n in names] == ["سارة", "דנה", "Ann", "Bo"]
+    assert [n["left"] for n in names] == sorted(n["left"] for n in names)  # in the order of the sheet
+    for n in names:
+        assert 0 <= n["total"] - n["right"] < 12, n  # the total right after its own name
+    for n in (names[0], names[3]):
+        assert 0 <= n["left"] - n["star"] < 12, n  # the winner's star right before the winner
+    assert "star" not in names[1] and "star" not in names[2]
