@@ -37,6 +37,7 @@ from .engine import (
     GameErrors,
     KingdomScore,
     Legend,
+    LegendClaim,
     PortalNetwork,
     Reason,
     Row,
@@ -297,8 +298,16 @@ class Words:
             return self.pgettext("domesticated by", "%(count)d Dwarves", count=count)
         return self.pgettext("domesticated by", "%(count)d Humans", count=count)
 
-    def _legend(self, legend: Legend) -> str:
-        return f"{self.legend_name(legend)}: {self.legend_requirement(legend)} → {self.points(legend.value)}"
+    def _legend(self, claim: LegendClaim | Legend) -> str:
+        legend = claim.legend if isinstance(claim, LegendClaim) else claim
+        line = f"{self.legend_name(legend)}: {self.legend_requirement(legend)} → {self.points(legend.value)}"
+        if isinstance(claim, LegendClaim) and not claim.is_shown:  # counted all the same (R6)
+            return self._(
+                "%(line)s. Claimed at the table, so it counts (R6), but the final kingdom no longer shows it: "
+                "is it ticked for the right player?",
+                line=line,
+            )
+        return line
 
     # -- places and warnings (R7, R1)
 
@@ -469,6 +478,7 @@ _REASONS: dict[str, Callable[[Words, Any], str]] = {
     "dragon-tamed": Words._dragon,
     "dragon-beyond-limit": Words._dragon,
     "legend": Words._legend,
+    "legend-not-shown": Words._legend,
 }
 
 #: The message ids of every line of "why these points" (:meth:`Words.reason`);
