@@ -45,7 +45,6 @@ from .engine import (
     ScoreSheet,
     Tiebreak,
     TribeScore,
-    cell_name,
 )
 
 __all__ = ["ENGLISH", "ERROR_IDS", "REASON_IDS", "N_", "Words"]
@@ -148,6 +147,16 @@ class Words:
         self._signed: dict[int, str] = {}
         self._ways: dict[tuple[bool, tuple[tuple[int, ...], ...]], str] = {}  # by the portals' cells
         self._cards = {card: self._(name) for card, name in _CARD_NAMES.items()}
+        self._codes = {  # the codes are the first letters of the names (German: Wald → Wa)
+            Card.FOREST: self.pgettext("card code", "Fo"), Card.SWAMP: self.pgettext("card code", "Sw"),
+            Card.MOUNTAIN: self.pgettext("card code", "Mo"), Card.PLAIN: self.pgettext("card code", "Pl"),
+            Card.ELVES: self.pgettext("card code", "El"), Card.DWARVES: self.pgettext("card code", "Dw"),
+            Card.HUMANS: self.pgettext("card code", "Hu"), Card.GOBLINS: self.pgettext("card code", "Go"),
+            Card.DRAGON: self.pgettext("card code", "Dr"), Card.PORTAL: self.pgettext("card code", "Po"),
+        }  # fmt: skip
+        self._cells = tuple(
+            self.pgettext("cell", "r%(row)dc%(column)d", row=cell // 4 + 1, column=cell % 4 + 1) for cell in range(16)
+        )
 
     # -- gettext, as Flask-Babel calls it: the message, then its %(name)s parameters
 
@@ -173,6 +182,14 @@ class Words:
     def card(self, card: Card) -> str:
         """The card's name (``Magisches Portal``: the German edition's words)."""
         return self._cards[card]
+
+    def code(self, card: Card) -> str:
+        """The card's two-letter code, from its name in this language (``Fo``, German ``Wa``)."""
+        return self._codes[card]
+
+    def cell(self, cell: int) -> str:
+        """A cell (index 0..15) as explanations name it: ``r2c3`` (German ``Z2S3``) for cell 6."""
+        return self._cells[cell]
 
     def cards(self, card: Card) -> str:
         """The card's name for several of them (``Forests``)."""
@@ -217,7 +234,7 @@ class Words:
         if found is None:
             ways = [self._("adjacent")] if adjacent else []
             for portals in key[1]:
-                cells, count = "+".join([cell_name(cell) for cell in portals]), len(portals)
+                cells, count = "+".join([self.cell(cell) for cell in portals]), len(portals)
                 ways.append(self.ngettext("through portal %(cells)s", "through portals %(cells)s", count, cells=cells))
             if len(self._ways) >= _KEPT_WAYS:  # the words of a long-running process stay small
                 self._ways.clear()
@@ -237,18 +254,18 @@ class Words:
             return self._(
                 "%(tribe)s at %(cell)s: no connected land → %(points)s",
                 tribe=self.card(tribe.tribe),
-                cell=cell_name(tribe.cell),
+                cell=self.cell(tribe.cell),
                 points=self.points(tribe.points),
             )
         lands = [
-            f"{self.card(land.land)} {cell_name(land.cell)} {self.points(land.points)} "
+            f"{self.card(land.land)} {self.cell(land.cell)} {self.points(land.points)} "
             f"({self.way(land.adjacent, land.networks)})"
             for land in tribe.lands
         ]
         return self._(
             "%(tribe)s at %(cell)s: %(lands)s → %(points)s",
             tribe=self.card(tribe.tribe),
-            cell=cell_name(tribe.cell),
+            cell=self.cell(tribe.cell),
             lands=self.enumeration(lands),
             points=self.points(tribe.points),
         )
@@ -257,12 +274,12 @@ class Words:
         (a, b), (first, second) = conflict.cells, conflict.tribes
         way = self.way(conflict.adjacent, conflict.networks)
         return (
-            f"{self.card(first)} {cell_name(a)} – {self.card(second)} {cell_name(b)} ({way}) "
+            f"{self.card(first)} {self.cell(a)} – {self.card(second)} {self.cell(b)} ({way}) "
             f"→ {self.points(conflict.points)}"
         )
 
     def _dragon(self, dragon: DragonScore) -> str:
-        cell, points = cell_name(dragon.cell), self.points(dragon.points)
+        cell, points = self.cell(dragon.cell), self.points(dragon.points)
         if not dragon.tamers:
             return self._(
                 "Dragon at %(cell)s: wild, no two Elves, Dwarves or Humans connected → %(points)s",
@@ -288,7 +305,7 @@ class Words:
     def _tamer(self, dragon: DragonScore, cell: int) -> str:
         """``"r1c3"``, or ``"r1c3 through portal r1c2"`` when not beside the Dragon."""
         networks = dragon.way_from(cell)
-        return f"{cell_name(cell)} {self.way(False, networks)}" if networks else cell_name(cell)
+        return f"{self.cell(cell)} {self.way(False, networks)}" if networks else self.cell(cell)
 
     def _tamers(self, tribe: Card, count: int) -> str:
         """``"2 Dwarves"`` after "domesticated by": German needs the dative there ("von 2 Zwergen")."""

@@ -92,6 +92,8 @@ def init_app(app: Flask) -> None:
         current_language=lambda: str(get_locale() or "en"),
         card_name=card_name,
         card_short=card_short,
+        card_code=card_code,
+        cell_label=cell_label,
         CARDS=tuple(Card),
         KEY_OF={card: key for key, card in KEYS.items()},
         Row=Row,
@@ -148,6 +150,16 @@ def legend_name(legend: Legend) -> str:
 
 def legend_requirement(legend: Legend) -> str:
     return words().legend_requirement(legend)
+
+
+def card_code(card: Card) -> str:
+    """The card's two-letter code in the page's language (``Fo``, German ``Wa``)."""
+    return words().code(card)
+
+
+def cell_label(cell: int) -> str:
+    """A cell (index 0..15) as the page's explanations name it (``r2c3``, German ``Z2S3``)."""
+    return words().cell(cell)
 
 
 def card_short(card: Card) -> str:

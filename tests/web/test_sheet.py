@@ -127,7 +127,7 @@ def test_each_grid_card_has_a_row_and_a_column_header(client, lang, row, column)
         for number, tr in enumerate(rows[1:], start=1):
             assert tr.find("th", scope="row").get_text() == f"{row} {number}"
             cards = tr.find_all("td", class_="card")
-            assert len(cards) == 4 and all(f"(r{number}c" in td.get_text() for td in cards)
+            assert len(cards) == 4 and all(f"({row[0]}{number}{column[0]}" in td.get_text() for td in cards)
 
 
 def test_explanations_name_the_tamers(client):
