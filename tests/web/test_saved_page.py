@@ -1,0 +1,40 @@
+"""A saved game's page: the score first, then sharing, then correcting and deleting (issue 11, items 15–17)."""
+
+from __future__ import annotations
+
+from bs4 import BeautifulSoup
+
+from tests.conftest import CASE_FILES, form_data, load_case
+
+GAME = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
+
+
+def save(client, game=GAME, location="Café Lüders", notes=""):
+    """Save *game*; the owner's page URL."""
+    token = client.post("/", data=form_data(game)).headers["Location"].rsplit("/", 1)[-1]
+    return client.post("/games", data={"token": token, "location": location, "notes": notes}).headers["Location"]
+
+
+def order_of(html: bytes, *selectors: str) -> list[int]:
+    """Where each selector's element starts in the document (its index among all elements)."""
+    soup = BeautifulSoup(html, "html.parser")
+    everything = soup.find_all(True)
+    return [everything.index(soup.select_one(selector)) for selector in selectors]
+
+
+def test_the_owner_sees_the_score_then_sharing_then_correcting_and_deleting(db_client):
+    owner = save(db_client)
+    page = db_client.get(owner).data
+    positions = order_of(page, "#winner", "#score-table", "#kingdoms", "#read-only-link", "#pdf", "#edit",
+                         "#edit-link", "#delete-game")  # fmt: skip
+    assert positions == sorted(positions)
+
+
+def test_everyone_else_sees_the_score_then_the_link(db_client):
+    owner = save(db_client)
+    public = BeautifulSoup(db_client.get(owner).data, "html.parser").select_one("#read-only-link")["value"]
+    page = db_client.get(public).data
+    positions = order_of(page, "#score-table", "#kingdoms", "#share-link", "#player-links", "#pdf")
+    assert positions == sorted(positions)
+    soup = BeautifulSoup(page, "html.parser")
+    assert soup.select_one("#edit") is None and soup.select_one("#delete-game") is None
