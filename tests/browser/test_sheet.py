@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -137,3 +139,22 @@ def test_right_to_left_names_keep_their_stars_and_totals_in_history(touch_phone,
     for n in (names[0], names[3]):
         assert 0 <= n["left"] - n["star"] < 12, n  # the winner's star right before the winner
     assert "star" not in names[1] and "star" not in names[2]
+
+
+def test_history_shows_the_time_saved_in_the_phones_time_zone(browser, live_server):
+    game = copy.deepcopy(GAME)
+    game["players"][0]["name"] = "Zeitzone"
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, timezone_id="Pacific/Auckland"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang=en")
+    with page.expect_navigation():
+        page.click("#save")
+    page.goto(f"{live_server}/games?player=Zeitzone")
+    time = page.locator("#history time.local-time").first
+    stamp = datetime.fromisoformat(time.get_attribute("datetime").replace("Z", "+00:00"))
+    local = stamp.astimezone(ZoneInfo("Pacific/Auckland"))
+    assert time.text_content() == local.strftime("%H:%M")  # not the server's UTC
+    assert time.get_attribute("title").endswith(" UTC")
+    context.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import re
+
 from bs4 import BeautifulSoup
 
 from tests.conftest import CASE_FILES, form_data, load_case
@@ -38,3 +41,16 @@ def test_everyone_else_sees_the_score_then_the_link(db_client):
     assert positions == sorted(positions)
     soup = BeautifulSoup(page, "html.parser")
     assert soup.select_one("#edit") is None and soup.select_one("#delete-game") is None
+
+
+def test_history_rows_show_the_time_and_the_location(db_client):
+    save(db_client)
+    other = copy.deepcopy(GAME)
+    other["players"][0]["name"] = "Yara"
+    save(db_client, other, location="")
+    rows = BeautifulSoup(db_client.get("/games?lang=en").data, "html.parser").select("#history li.game")
+    newest, older = (row.select_one(".when").get_text() for row in rows[:2])
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · Pocket", newest), newest
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · Café Lüders · Pocket", older), older
+    stamp = rows[0].select_one("time.local-time")["datetime"]  # for static/js/times.js
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp)
