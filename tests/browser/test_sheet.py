@@ -158,3 +158,47 @@ def test_history_shows_the_time_saved_in_the_phones_time_zone(browser, live_serv
     assert time.text_content() == local.strftime("%H:%M")  # not the server's UTC
     assert time.get_attribute("title").endswith(" UTC")
     context.close()
+
+
+def in_view(page, selector: str) -> bool:
+    """Whether some of the element is on the screen."""
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] < height and box["y"] + box["height"] > 0
+
+
+def test_a_tapped_number_explains_with_the_table_in_view_and_marks_cards_not_by_colour(touch_phone, live_server):
+    page = touch_phone
+    page.goto(sheet_url(live_server, ["Ada", "Bo", "Cy", "Di"]))
+    page.locator("#row-dragons").scroll_into_view_if_needed()
+    page.tap("#row-dragons td[data-player='2'] a.why")
+    page.wait_for_timeout(300)
+    assert in_view(page, "#row-dragons td[data-player='2']")  # the table stays where it was
+    assert in_view(page, "#why") and "domesticated by" in page.locator("#why").inner_text()
+    lit = page.locator("#kingdom-2 td.hl")
+    assert lit.count() >= 2
+    # marked by a tick as well as a coloured ring; the other cards have neither
+    after = "td => getComputedStyle(td, '::after').content"
+    assert lit.first.evaluate(after).startswith('"✔"')
+    assert page.locator("#kingdom-2 td.card:not(.hl)").first.evaluate(after) == "none"
+    page.tap("#why a.to-cards")
+    page.wait_for_timeout(300)
+    assert in_view(page, "#kingdom-2 td.hl >> nth=0")
+    back = page.locator("#kingdom-2 .back-to-table")
+    assert back.is_visible()
+    back.tap()
+    page.wait_for_timeout(300)
+    assert in_view(page, "#score-table")
+
+
+def test_without_javascript_each_explanation_leads_back_to_its_row(browser, live_server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(sheet_url(live_server, ["Ada", "Bo", "Cy", "Di"]))
+    page.click("#row-dragons td[data-player='2'] a.why")
+    assert page.url.endswith("#explain-2-dragons")
+    assert page.locator("#explain-2-dragons").is_visible()
+    page.click("#explain-2-dragons a.back")
+    page.wait_for_timeout(200)
+    assert in_view(page, "#row-dragons")
+    context.close()
