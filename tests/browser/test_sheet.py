@@ -202,3 +202,39 @@ def test_without_javascript_each_explanation_leads_back_to_its_row(browser, live
     page.wait_for_timeout(200)
     assert in_view(page, "#row-dragons")
     context.close()
+
+
+#: Points along every conflict line (screen pixels) that fall on a card's symbol, code or points.
+LINES_ON_TEXT = """() => {
+  const texts = [];
+  document.querySelectorAll(".grid td.card .sym, .grid td.card .code, .grid td.card .pts").forEach(el => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    for (const r of range.getClientRects()) { if (r.width && r.height) texts.push(r); }
+  });
+  const hits = [];
+  let paths = 0;
+  document.querySelectorAll(".conflict-lines line, .conflict-lines path").forEach(path => {
+    paths += 1;
+    const matrix = path.getScreenCTM(), length = path.getTotalLength();
+    for (let at = 0; at <= length; at += length / 40) {
+      const p = path.getPointAtLength(at).matrixTransform(matrix);
+      for (const r of texts) {
+        if (p.x > r.left && p.x < r.right && p.y > r.top && p.y < r.bottom) {
+          hits.push([path.closest(".kingdom").id, path.getAttribute("d") || "line", Math.round(p.x), Math.round(p.y)]);
+        }
+      }
+    }
+  });
+  return {paths, hits};
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 1280])
+def test_conflict_lines_run_between_cards_not_over_their_text(browser, live_server, width):
+    context, page = page_at(browser, width)
+    page.goto(sheet_url(live_server, ["Ada", "Bo", "Cy", "Di"]))
+    found = page.evaluate(LINES_ON_TEXT)
+    assert found["paths"] >= 3  # Ada alone has three conflicts
+    assert found["hits"] == []
+    context.close()

@@ -152,7 +152,7 @@ def test_why_links_name_the_cells_behind_each_number(client):
     dragons_of_cy = soup.select("#row-dragons td a.why")[2]
     assert dragons_of_cy["href"] == "#explain-2-dragons"
     assert dragons_of_cy["data-cells"].split() == CY_DRAGON_CELLS
-    assert len(soup.select("#kingdom-0 .conflict-lines line")) == 3  # Ada: three conflicts
+    assert len(soup.select("#kingdom-0 .conflict-lines path")) == 3  # Ada: three conflicts
 
 
 def test_german_dragon_line_names_tamers_in_the_dative_and_their_portal(app):
