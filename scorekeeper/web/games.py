@@ -22,6 +22,7 @@ from ..engine import GameError, GameErrors, Row
 from ..store import games as store
 from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
+from .changes import revision_changes
 from .display import totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
@@ -63,6 +64,9 @@ def when(moment: datetime) -> str:
     if moment.tzinfo is None:  # SQLite hands back naive UTC
         moment = moment.replace(tzinfo=UTC)
     return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
+
+
+bp.add_app_template_global(revision_changes)
 
 
 @bp.app_template_filter("local_time")

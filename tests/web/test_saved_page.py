@@ -54,3 +54,31 @@ def test_history_rows_show_the_time_and_the_location(db_client):
     assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · Café Lüders · Pocket", older), older
     stamp = rows[0].select_one("time.local-time")["datetime"]  # for static/js/times.js
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp)
+
+
+def test_each_revision_lists_what_it_changed(db_client):
+    game = copy.deepcopy(GAME)
+    game["players"][2]["name"] = "Yara"
+    owner = save(db_client, game)
+    corrected = copy.deepcopy(game)
+    assert corrected["players"][2]["kingdom"][2][1] == "humans"
+    corrected["players"][2]["kingdom"][2][1] = "forest"  # row 3, column 2
+    corrected["players"][0]["legends"] = []
+    data = form_data(corrected) | {"based_on": 1, "played_on": "2026-11-30", "location": "Café Lüders"}
+    assert db_client.post(owner + "/edit", data=data).status_code == 303
+    soup = BeautifulSoup(db_client.get(owner + "?lang=en").data, "html.parser")
+    latest, first = soup.select("#revisions > ul > li")
+    changes = [li.get_text() for li in latest.select(".changes li")]
+    assert changes == [
+        "\u2068Ada\u2069: − Tribe of Humans",
+        "\u2068Yara\u2069, row 3, column 2: Humans → Forest",
+        "\u2068Ada\u2069 11 → 9",  # Yara's total stays 30: no line for it
+    ]
+    assert first.select_one(".changes").get_text() == "First saved."
+    assert re.search(r"saved \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC", latest.get_text())  # without JavaScript
+    assert latest.select_one("time.local-time")  # static/js/times.js: the viewer's time zone
+    summary = soup.select_one("#revisions summary")
+    assert summary.select_one(".open-hint").get_text() == "What changed"
+    german = BeautifulSoup(db_client.get(owner + "?lang=de").data, "html.parser")
+    line = german.select("#revisions > ul > li")[0].select(".changes li")[1].get_text()
+    assert line == "\u2068Yara\u2069, Zeile 3, Spalte 2: Menschen → Wald"
