@@ -238,3 +238,35 @@ def test_conflict_lines_run_between_cards_not_over_their_text(browser, live_serv
     assert found["paths"] >= 3  # Ada alone has three conflicts
     assert found["hits"] == []
     context.close()
+
+
+def test_revisions_open_from_a_button_and_list_changes_in_local_time(browser, live_server):
+    game = copy.deepcopy(GAME)
+    game["players"][2]["name"] = "Yara"
+    game["players"][3]["name"] = "Revisionstest"
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, timezone_id="Asia/Kolkata"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang=en")
+    with page.expect_navigation():
+        page.click("#save")
+    with page.expect_navigation():
+        page.click("#edit")
+    page.fill("#players-2-cells-9", "forest")
+    with page.expect_navigation():
+        page.click("#score")
+    summary = page.locator("#revisions summary")
+    looks = summary.evaluate(
+        "s => [getComputedStyle(s).borderTopWidth, getComputedStyle(s, '::before').content, s.offsetHeight]"
+    )
+    assert looks[0] != "0px" and looks[1] == '"▸"' and looks[2] >= 44  # bordered, with an arrow, tappable
+    summary.tap()
+    change = page.locator("#revisions .changes li").first
+    assert change.is_visible()
+    assert change.text_content() == "\u2068Yara\u2069, row 3, column 2: Humans → Forest"
+    shown = page.locator("#revisions > ul > li time.local-time").first
+    assert "UTC" not in shown.text_content() and "UTC" in shown.get_attribute("title")
+    stamp = datetime.fromisoformat(shown.get_attribute("datetime").replace("Z", "+00:00"))
+    assert stamp.astimezone(ZoneInfo("Asia/Kolkata")).strftime("%H:%M") in shown.text_content()
+    context.close()
