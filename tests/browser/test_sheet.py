@@ -270,3 +270,29 @@ def test_revisions_open_from_a_button_and_list_changes_in_local_time(browser, li
     stamp = datetime.fromisoformat(shown.get_attribute("datetime").replace("Z", "+00:00"))
     assert stamp.astimezone(ZoneInfo("Asia/Kolkata")).strftime("%H:%M") in shown.text_content()
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_saved_pages_and_history(browser, live_server, axe_script, scheme):
+    from tests.browser.test_entry import _check_axe
+
+    game = copy.deepcopy(RTL_GAME)
+    game["players"][1]["name"] = f"Axe {scheme}"
+    context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang=en")
+    with page.expect_navigation():
+        page.click("#save")
+    with page.expect_navigation():
+        page.click("#edit")
+    page.fill("#players-0-cells-0", "swamp")
+    with page.expect_navigation():
+        page.click("#score")
+    owner = page.url.split("?")[0]
+    for lang in ("en", "de"):
+        page.goto(f"{owner}?lang={lang}")
+        page.click("#revisions summary")
+        _check_axe(page, axe_script)
+        page.goto(f"{live_server}/games?lang={lang}")
+        _check_axe(page, axe_script)
+    context.close()
