@@ -34,6 +34,7 @@ from .engine import (
     GameErrors,
     KingdomScore,
     Legend,
+    LegendClaim,
     PortalNetwork,
     Reason,
     Row,
@@ -41,7 +42,6 @@ from .engine import (
     ScoreSheet,
     Tiebreak,
     TribeScore,
-    cell_name,
 )
 
 __all__ = ["ENGLISH", "ERROR_IDS", "REASON_IDS", "N_", "Words"]
@@ -137,9 +137,21 @@ class Words:
         ``None`` writes the English message ids themselves.
     :param locale: the language for lists and numbers (``"de"``, a
         :class:`babel.Locale`); plain ``"en"`` is written the British way.
+    :param isolate_names: wrap each player's name in Unicode's first-strong
+        isolate (U+2068 … U+2069), as pages need: an Arabic or Hebrew name
+        then keeps its place in an English or German sentence ("سارة ahead of
+        Bo"), its neighbours' numbers and stars too. Off for the command line
+        and JSON, where the characters would be noise.
     """
 
-    def __init__(self, translations: _gettext.NullTranslations | None = None, locale: Locale | str = "en") -> None:
+    def __init__(
+        self,
+        translations: _gettext.NullTranslations | None = None,
+        locale: Locale | str = "en",
+        *,
+        isolate_names: bool = False,
+    ) -> None:
+        self.isolate_names = isolate_names
         catalogue = translations if translations is not None else _gettext.NullTranslations()
         self._gettext = catalogue.gettext
         self._ngettext = catalogue.ngettext
@@ -149,6 +161,16 @@ class Words:
         self._signed: dict[int, str] = {}
         self._ways: dict[tuple[bool, tuple[tuple[int, ...], ...]], str] = {}  # by the portals' cells
         self._cards = {card: self._(name) for card, name in _CARD_NAMES.items()}
+        self._codes = {  # the codes are the first letters of the names (German: Wald → Wa)
+            Card.FOREST: self.pgettext("card code", "Fo"), Card.SWAMP: self.pgettext("card code", "Sw"),
+            Card.MOUNTAIN: self.pgettext("card code", "Mo"), Card.PLAIN: self.pgettext("card code", "Pl"),
+            Card.ELVES: self.pgettext("card code", "El"), Card.DWARVES: self.pgettext("card code", "Dw"),
+            Card.HUMANS: self.pgettext("card code", "Hu"), Card.GOBLINS: self.pgettext("card code", "Go"),
+            Card.DRAGON: self.pgettext("card code", "Dr"), Card.PORTAL: self.pgettext("card code", "Po"),
+        }  # fmt: skip
+        self._cells = tuple(
+            self.pgettext("cell", "r%(row)dc%(column)d", row=cell // 4 + 1, column=cell % 4 + 1) for cell in range(16)
+        )
 
     @functools.cached_property
     def locale(self) -> Locale:
@@ -171,9 +193,22 @@ class Words:
 
     # -- names and numbers
 
+    def name(self, name: str) -> str:
+        """A player's name inside a sentence: isolated from its neighbours when
+        :attr:`isolate_names` (names never hold direction characters, R8)."""
+        return f"\u2068{name}\u2069" if self.isolate_names else name
+
     def card(self, card: Card) -> str:
         """The card's name (``Magisches Portal``: the German edition's words)."""
         return self._cards[card]
+
+    def code(self, card: Card) -> str:
+        """The card's two-letter code, from its name in this language (``Fo``, German ``Wa``)."""
+        return self._codes[card]
+
+    def cell(self, cell: int) -> str:
+        """A cell (index 0..15) as explanations name it: ``r2c3`` (German ``Z2S3``) for cell 6."""
+        return self._cells[cell]
 
     def cards(self, card: Card) -> str:
         """The card's name for several of them (``Forests``)."""
@@ -222,7 +257,7 @@ class Words:
         if found is None:
             ways = [self._("adjacent")] if adjacent else []
             for portals in key[1]:
-                cells, count = "+".join([cell_name(cell) for cell in portals]), len(portals)
+                cells, count = "+".join([self.cell(cell) for cell in portals]), len(portals)
                 ways.append(self.ngettext("through portal %(cells)s", "through portals %(cells)s", count, cells=cells))
             if len(self._ways) >= _KEPT_WAYS:  # the words of a long-running process stay small
                 self._ways.clear()
@@ -242,18 +277,18 @@ class Words:
             return self._(
                 "%(tribe)s at %(cell)s: no connected land → %(points)s",
                 tribe=self.card(tribe.tribe),
-                cell=cell_name(tribe.cell),
+                cell=self.cell(tribe.cell),
                 points=self.points(tribe.points),
             )
         lands = [
-            f"{self.card(land.land)} {cell_name(land.cell)} {self.points(land.points)} "
+            f"{self.card(land.land)} {self.cell(land.cell)} {self.points(land.points)} "
             f"({self.way(land.adjacent, land.networks)})"
             for land in tribe.lands
         ]
         return self._(
             "%(tribe)s at %(cell)s: %(lands)s → %(points)s",
             tribe=self.card(tribe.tribe),
-            cell=cell_name(tribe.cell),
+            cell=self.cell(tribe.cell),
             lands=self.enumeration(lands),
             points=self.points(tribe.points),
         )
@@ -262,12 +297,12 @@ class Words:
         (a, b), (first, second) = conflict.cells, conflict.tribes
         way = self.way(conflict.adjacent, conflict.networks)
         return (
-            f"{self.card(first)} {cell_name(a)} – {self.card(second)} {cell_name(b)} ({way}) "
+            f"{self.card(first)} {self.cell(a)} – {self.card(second)} {self.cell(b)} ({way}) "
             f"→ {self.points(conflict.points)}"
         )
 
     def _dragon(self, dragon: DragonScore) -> str:
-        cell, points = cell_name(dragon.cell), self.points(dragon.points)
+        cell, points = self.cell(dragon.cell), self.points(dragon.points)
         if not dragon.tamers:
             return self._(
                 "Dragon at %(cell)s: wild, no two Elves, Dwarves or Humans connected → %(points)s",
@@ -293,7 +328,7 @@ class Words:
     def _tamer(self, dragon: DragonScore, cell: int) -> str:
         """``"r1c3"``, or ``"r1c3 through portal r1c2"`` when not beside the Dragon."""
         networks = dragon.way_from(cell)
-        return f"{cell_name(cell)} {self.way(False, networks)}" if networks else cell_name(cell)
+        return f"{self.cell(cell)} {self.way(False, networks)}" if networks else self.cell(cell)
 
     def _tamers(self, tribe: Card, count: int) -> str:
         """``"2 Dwarves"`` after "domesticated by": German needs the dative there ("von 2 Zwergen")."""
@@ -303,8 +338,16 @@ class Words:
             return self.pgettext("domesticated by", "%(count)d Dwarves", count=count)
         return self.pgettext("domesticated by", "%(count)d Humans", count=count)
 
-    def _legend(self, legend: Legend) -> str:
-        return f"{self.legend_name(legend)}: {self.legend_requirement(legend)} → {self.points(legend.value)}"
+    def _legend(self, claim: LegendClaim | Legend) -> str:
+        legend = claim.legend if isinstance(claim, LegendClaim) else claim
+        line = f"{self.legend_name(legend)}: {self.legend_requirement(legend)} → {self.points(legend.value)}"
+        if isinstance(claim, LegendClaim) and not claim.is_shown:  # counted all the same (R6)
+            return self._(
+                "%(line)s. Claimed at the table, so it counts (R6), but the final kingdom no longer shows it: "
+                "is it ticked for the right player?",
+                line=line,
+            )
+        return line
 
     # -- places and warnings (R7, R1)
 
@@ -315,8 +358,8 @@ class Words:
         return self._(
             "%(ahead)s ahead of %(behind)s: both have %(total)d Harmony Points; with their rows sorted from highest "
             "to lowest, %(which)s decides, %(a)d vs %(b)d.",
-            ahead=sheet.results[tiebreak.ahead].player.name,
-            behind=sheet.results[tiebreak.behind].player.name,
+            ahead=self.name(sheet.results[tiebreak.ahead].player.name),
+            behind=self.name(sheet.results[tiebreak.behind].player.name),
             total=tiebreak.total,
             which=self._(_SORTED_POSITIONS[tiebreak.position - 1]),
             a=a,
@@ -327,7 +370,7 @@ class Words:
         """Players still equal after R7.3 (R7.4): "Ada, Bo and Cy share place 1: …" (``"shared-place"``)."""
         return self._(
             "%(names)s share place %(place)d: equal totals and equal sorted rows (R7.4).",
-            names=self.listing([sheet.results[i].player.name for i in group]),
+            names=self.listing([self.name(sheet.results[i].player.name) for i in group]),
             place=sheet.results[group[0]].place,
         )
 
@@ -369,7 +412,7 @@ class Words:
         """``"Ada, row 2, column 3"``: whose entry and which cell, or ``""``."""
         parts = []
         if error.player_name:
-            parts.append(error.player_name)
+            parts.append(self.name(error.player_name))
         elif error.player is not None:
             parts.append(self._("Player %(number)d", number=error.player + 1))
         if error.row is not None:
@@ -401,7 +444,7 @@ def _legend_named(words: Words, legend_id: object) -> str:
 
 
 def _claimed_by(words: Words, p: dict[str, Any]) -> str:
-    return p["by_name"] or words._("Player %(number)d", number=p["by_player"] + 1)
+    return words.name(p["by_name"]) if p["by_name"] else words._("Player %(number)d", number=p["by_player"] + 1)
 
 
 def _too_long(words: Words, p: dict[str, Any]) -> str:
@@ -430,7 +473,7 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     ),
     "name-empty": lambda w, p: w._("the name is empty"),
     "name-too-long": lambda w, p: w._("the name is %(length)d characters long; at most %(most)d are allowed", **p),
-    "name-taken": lambda w, p: w._("the name is already used by %(other)s", **p),
+    "name-taken": lambda w, p: w._("the name is already used by %(other)s", other=w.name(p["other"])),
     "kingdom-not-list": lambda w, p: w._("the kingdom must be a list of 4 rows of 4 cards"),
     "kingdom-rows": lambda w, p: w.ngettext(
         "the kingdom must be 4 rows of 4 cards, not %(num)d row",
@@ -475,6 +518,7 @@ _REASONS: dict[str, Callable[[Words, Any], str]] = {
     "dragon-tamed": Words._dragon,
     "dragon-beyond-limit": Words._dragon,
     "legend": Words._legend,
+    "legend-not-shown": Words._legend,
 }
 
 #: The message ids of every line of "why these points" (:meth:`Words.reason`);

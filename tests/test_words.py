@@ -174,7 +174,7 @@ def test_every_kind_of_explanation_is_met_and_written_in_german():
                 assert english_words_in(german) == [], german
     assert met == REASON_IDS
     ways = [GERMAN.way(True, score_kingdom(kingdom(KINGDOMS[0]), POCKET).kingdom.portal_networks)]
-    assert ways == ["benachbart und durch Portale r2c1+r2c2"]
+    assert ways == ["benachbart und durch Portale Z2S1+Z2S2"]
 
 
 def test_tiebreak_notes_shared_places_and_deck_warnings_are_written_in_german():

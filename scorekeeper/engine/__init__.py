@@ -38,7 +38,18 @@ from .game import (
 from .kingdom import Kingdom, Link, PortalNetwork, cell_name
 from .legends import LEGENDS, LEGENDS_BY_ID, Legend
 from .rulesets import CLASSIC, DEFAULT_RULESET, POCKET, RULES_VERSION, RULESETS, Ruleset, get_ruleset
-from .scoring import Conflict, DragonScore, KingdomScore, LandPoints, Reason, Row, TribeScore, score_kingdom
+from .scoring import (
+    Conflict,
+    DragonScore,
+    KingdomScore,
+    LandPoints,
+    LegendClaim,
+    Reason,
+    Row,
+    TribeScore,
+    is_legend_shown,
+    score_kingdom,
+)
 
 __all__ = [
     "RULES_VERSION",
@@ -68,6 +79,7 @@ __all__ = [
     "KingdomScore",
     "LandPoints",
     "Legend",
+    "LegendClaim",
     "Link",
     "Player",
     "PlayerCountError",
@@ -88,5 +100,6 @@ __all__ = [
     "parse_card",
     "score_game",
     "score_game_dict",
+    "is_legend_shown",
     "score_kingdom",
 ]

@@ -14,7 +14,7 @@ import enum
 from collections.abc import Iterable
 from typing import NamedTuple, cast
 
-from .cards import LANDS, TAMING_TRIBES, TRIBE_LAND_POINTS, Card
+from .cards import LANDS, TAMING_TRIBES, TRIBE_LAND_POINTS, TRIBES, Card
 from .kingdom import Kingdom, PortalNetwork, cells_of
 from .legends import LEGENDS_BY_ID, Legend
 from .rulesets import Ruleset
@@ -214,7 +214,12 @@ class KingdomScore(NamedTuple):
             return list(self.dragons)
         if row is _CONFLICTS:
             return list(self.conflicts)
-        return list(self.legends)
+        return self.legend_claims()
+
+    def legend_claims(self) -> list[Reason]:
+        """One :class:`LegendClaim` per claimed Legend, saying whether the
+        final kingdom still shows its requirement (R6: counted either way)."""
+        return [LegendClaim(legend, is_legend_shown(legend, self.kingdom)) for legend in self.legends]
 
     def explanations(self) -> dict[Row, list[Reason]]:
         """Every row's records at once, keyed by :class:`Row` in sheet
@@ -223,7 +228,7 @@ class KingdomScore(NamedTuple):
         for tribe in self.tribes:
             found[_TRIBE_ROW[tribe.tribe]].append(tribe)
         found[_DRAGONS] = list(self.dragons)
-        found[_LEGENDS] = list(self.legends)
+        found[_LEGENDS] = self.legend_claims()
         found[_CONFLICTS] = list(self.conflicts)
         return found
 
@@ -254,8 +259,62 @@ class KingdomScore(NamedTuple):
         return found
 
 
+class LegendClaim(NamedTuple):
+    """A claimed Legend as a line of "why these points" (R6).
+
+    :ivar legend: the claimed Legend; its value counts whatever the kingdom shows.
+    :ivar is_shown: whether the final kingdom still shows the Legend's
+        requirement (:func:`is_legend_shown`). Not a rule: a claim is never
+        re-checked (R6); a claim the kingdom no longer shows is worth a second
+        look (a Legend ticked for the wrong player), so its line says so
+        (message id ``"legend-not-shown"``, else ``"legend"``).
+    """
+
+    legend: Legend
+    is_shown: bool
+
+    @property
+    def message_id(self) -> str:
+        return "legend" if self.is_shown else "legend-not-shown"
+
+
+def is_legend_shown(legend: Legend, kingdom: Kingdom) -> bool:
+    """Whether *kingdom* shows the requirement of *legend* (the R6 table), with
+    connections as in R2 (Goblins never through portals, R2.1):
+
+    - ``tribes-X``: two X connected; ``alliance-humans-X``: Humans connected to X;
+    - ``battle-A-B``: two A connected to one B, or two B to one A;
+    - ``lands-X``: three X connected (one of them connected to the other two);
+    - ``four-tribes``: all four tribe types present.
+
+    Informative only: scoring never calls it (R6).
+    """
+    if legend.id == "four-tribes":
+        return all(kingdom.card_masks[tribe] for tribe in TRIBES)
+    kind, *names = legend.id.split("-")
+    cards = [Card(name) for name in names]
+    if kind == "tribes":
+        return any(_connected(kingdom, cell, cards[0]) for cell in cells_of(kingdom.card_masks[cards[0]]))
+    if kind == "lands":
+        return any(_connected(kingdom, cell, cards[0]) >= 2 for cell in cells_of(kingdom.card_masks[cards[0]]))
+    if kind == "alliance":
+        return any(_connected(kingdom, cell, cards[1]) for cell in cells_of(kingdom.card_masks[cards[0]]))
+    first, second = cards  # a battle
+    return any(_connected(kingdom, cell, first) >= 2 for cell in cells_of(kingdom.card_masks[second])) or any(
+        _connected(kingdom, cell, second) >= 2 for cell in cells_of(kingdom.card_masks[first])
+    )
+
+
+def _connected(kingdom: Kingdom, cell: int, card: Card) -> int:
+    """How many cards of type *card* are connected to the card at *cell* (R2, R2.1)."""
+    reach = kingdom.reach
+    through = kingdom.cards[cell] is not _GOBLINS and card is not _GOBLINS
+    mask = reach.adjacent[cell] | (reach.through[cell] if through else 0)
+    return (mask & kingdom.card_masks[card]).bit_count()
+
+
 #: One record of "why these points" (see :meth:`KingdomScore.explain`).
-Reason = TribeScore | Conflict | DragonScore | Legend
+Reason = TribeScore | Conflict | DragonScore | LegendClaim | Legend
 
 
 def _portals(networks: Iterable[PortalNetwork]) -> set[int]:

@@ -13,7 +13,7 @@ def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
     from . import delivery, i18n
     from .api import bp as api_bp
-    from .display import CARD_SYMBOLS, card_symbol, qr_svg
+    from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
     from .games import bp as games_bp
     from .preview import kingdom_preview
@@ -35,7 +35,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(sheets_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
-    app.jinja_env.globals.update(card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS)
+    app.jinja_env.globals.update(
+        card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
+    )
     app.jinja_env.globals.update(kingdom_preview=kingdom_preview)  # the form's points so far
 
     @app.get("/healthz")

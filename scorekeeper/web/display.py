@@ -95,3 +95,27 @@ def totals_chart(values: list[int], labels: list[str], width: int = 360, height:
     if len(values) == 1:
         points = [((left + width - right) / 2, points[0][1], values[0], labels[0])]
     return Chart(width, height, points, [(y(t), t) for t in ticks], y(0) if low < 0 < high else None)
+
+
+def conflict_path(first: int, second: int) -> str:
+    """An SVG path (viewBox ``0 0 4 4``, one unit a cell) linking two cells in
+    conflict along the gaps between cards, never across a card's symbol, code
+    or points: along the shared edge of neighbours, else from the corner of
+    *first* nearest *second* along the gaps to the corner of *second* nearest
+    *first* (cells through a portal, R2)."""
+    (row_a, col_a), (row_b, col_b) = divmod(first, 4), divmod(second, 4)
+    if row_a == row_b and abs(col_a - col_b) == 1:
+        x = max(col_a, col_b)
+        return f"M{x} {row_a + 0.2}V{row_a + 0.8}"
+    if col_a == col_b and abs(row_a - row_b) == 1:
+        y = max(row_a, row_b)
+        return f"M{col_a + 0.2} {y}H{col_a + 0.8}"
+
+    def corner(row: int, col: int, other_row: int, other_col: int) -> tuple[int, int]:
+        x = col + 1 if other_col > col or (other_col == col and col < 3) else col
+        y = row + 1 if other_row > row or (other_row == row and row < 3) else row
+        return x, y
+
+    xa, ya = corner(row_a, col_a, row_b, col_b)
+    xb, yb = corner(row_b, col_b, row_a, col_a)
+    return f"M{xa} {ya}H{xb}V{yb}"

@@ -55,6 +55,12 @@ GERMAN_NAMES: dict[str, Card] = {
     "elfen": Card.ELVES, "zwerge": Card.DWARVES, "menschen": Card.HUMANS, "drache": Card.DRAGON,
     "drachen": Card.DRAGON, "magisches portal": Card.PORTAL, "magische portale": Card.PORTAL,
 }  # fmt: skip
+#: The two-letter codes of German pages (``Words.code``: the first letters of
+#: the German names); accepted in either language, as the English ones are.
+GERMAN_CODES: dict[str, Card] = {
+    "wa": Card.FOREST, "su": Card.SWAMP, "be": Card.MOUNTAIN, "eb": Card.PLAIN, "zw": Card.DWARVES,
+    "me": Card.HUMANS,
+}  # fmt: skip
 #: Marks a cell whose card is not known yet.
 BLANKS = {".", "-", "_", "?"}
 _TWO_WORDS = re.compile(r"(magical|magisches|magische)\s+(portal|portale)\b", re.IGNORECASE)
@@ -79,6 +85,8 @@ def card_of_word(word: str) -> Card | None:
         return KEYS[key]
     if key in GERMAN_NAMES:
         return GERMAN_NAMES[key]
+    if key in GERMAN_CODES:
+        return GERMAN_CODES[key]
     return parse_card(key)
 
 

@@ -16,11 +16,13 @@ from flask import Blueprint, Response, abort, flash, make_response, redirect, re
 from flask_babel import format_date, format_datetime
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
 
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
 from ..store.exchange import game_file, games_csv, history_file, import_games
 from ..store.models import SavedGame
+from .changes import revision_changes
 from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
@@ -69,6 +71,30 @@ def when(moment: datetime) -> str:
     if moment.tzinfo is None:  # SQLite hands back naive UTC
         moment = moment.replace(tzinfo=UTC)
     return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
+
+
+bp.add_app_template_global(revision_changes)
+
+
+@bp.app_template_filter("local_time")
+def local_time(moment: datetime, show: str = "datetime") -> Markup:
+    """A saved time for the page: ``<time datetime="…Z">30 Nov 2026, 17:35 UTC</time>``
+    (*show* ``"time"``: ``17:35 UTC``). static/js/times.js writes it again in the
+    viewer's time zone; without JavaScript it stays in UTC, and says so."""
+    if moment.tzinfo is None:  # SQLite hands back naive UTC
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
+    text = when(moment) if show == "datetime" else format_datetime(moment, "HH:mm 'UTC'", rebase=False)
+    stamp = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Markup('<time class="local-time" datetime="%s" data-show="%s">%s</time>') % (stamp, show, text)
+
+
+@bp.app_template_filter("same_evening")
+def same_evening(moment: datetime, played_on: date) -> bool:
+    """Whether a game saved at *moment* (UTC) was saved on the day it was played,
+    in some time zone (within a day of it): its time then tells the games of one
+    evening apart in History."""
+    return abs((moment.date() - played_on).days) <= 1
 
 
 def _save_refused(limit) -> Response | None:

@@ -10,6 +10,7 @@ under the names they use.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -50,11 +51,28 @@ def chosen_language() -> str | None:
 
 def choose_locale() -> str:
     """``?lang=`` when given, else the remembered choice (cookie), else the
-    browser's Accept-Language, else English."""
+    browser's Accept-Language, else English.
+
+    The response then depends on the language: :func:`init_app` adds
+    ``Vary: Accept-Language, Cookie`` to it.
+    """
+    g.language_chosen = True
     for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
         if asked in LANGUAGES:
             return asked
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return browser_language(request.accept_languages) or "en"
+
+
+def browser_language(accepted: Iterable[tuple[str, float]]) -> str | None:
+    """The first of :data:`LANGUAGES` the browser accepts, in the browser's order
+    (best quality first), a region falling back to its language right where it
+    stands: ``de-CH,en;q=0.5`` gives ``de``, not the lower-ranked ``en``.
+    ``None`` when nothing offered is accepted (``*`` included)."""
+    for tag, quality in accepted:
+        language = tag.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and language in LANGUAGES:
+            return language
+    return None
 
 
 def init_app(app: Flask) -> None:
@@ -70,9 +88,12 @@ def init_app(app: Flask) -> None:
         pgettext=lambda context, message: _catalogue().upgettext(context, message),
         npgettext=lambda context, singular, plural, n: _catalogue().unpgettext(context, singular, plural, n),
     )
+    app.jinja_env.filters["bdi"] = bdi
 
     @app.after_request
     def remember_language(response):
+        if g.get("language_chosen"):  # the page was written in a chosen language
+            response.vary.update(("Accept-Language", "Cookie"))
         asked = request.args.get("lang")
         if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
             response.set_cookie(COOKIE, asked, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
@@ -81,6 +102,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
         format_date=format_date,
+        isolated=isolated,
         format_decimal=format_decimal,
         cell_name=cell_name,
         Markup=Markup,
@@ -88,6 +110,8 @@ def init_app(app: Flask) -> None:
         current_language=lambda: str(get_locale() or "en"),
         card_name=card_name,
         card_short=card_short,
+        card_code=card_code,
+        cell_label=cell_label,
         CARDS=tuple(Card),
         KEY_OF={card: key for key, card in KEYS.items()},
         Row=Row,
@@ -125,8 +149,19 @@ def words() -> Words:
     try:
         return g._words
     except AttributeError:
-        g._words = Words(_catalogue(), str(get_locale() or "en"))
+        g._words = Words(_catalogue(), str(get_locale() or "en"), isolate_names=True)
         return g._words
+
+
+def bdi(name: str) -> Markup:
+    """A player's name (or other text a player typed) isolated for the page:
+    ``<bdi>سارة</bdi>``, so right-to-left names keep their neighbours in place."""
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def isolated(name: str) -> str:
+    """*name* between Unicode's isolates, for text without markup (titles, attributes)."""
+    return words().name(name)
 
 
 def card_name(card: Card) -> str:
@@ -145,6 +180,16 @@ def legend_name(legend: Legend) -> str:
 
 def legend_requirement(legend: Legend) -> str:
     return words().legend_requirement(legend)
+
+
+def card_code(card: Card) -> str:
+    """The card's two-letter code in the page's language (``Fo``, German ``Wa``)."""
+    return words().code(card)
+
+
+def cell_label(cell: int) -> str:
+    """A cell (index 0..15) as the page's explanations name it (``r2c3``, German ``Z2S3``)."""
+    return words().cell(cell)
 
 
 def card_short(card: Card) -> str:

@@ -56,7 +56,8 @@ def _grid(score: KingdomScore) -> list[SimpleNamespace]:
     dragons = {dragon.cell: dragon for dragon in score.dragons}
     return [
         SimpleNamespace(
-            name=cell_name(cell),
+            name=cell_name(cell),  # the cell's id on the page (k0-r2c3), in every language
+            index=cell,
             card=card,
             points=score.cell_points(cell),
             conflict=cell in conflict_cells,

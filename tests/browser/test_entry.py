@@ -171,7 +171,7 @@ def test_sheet_explains_a_row_by_highlighting_its_cards(desktop, live_server):
     why = page.locator("#why").inner_text()
     assert "Dragon at r2c2: domesticated by" in why and "+4" in why
     page.click("#row-conflicts td[data-player='0'] a.why")
-    assert page.locator("#kingdom-0 .conflict-lines.show line").count() == 3
+    assert page.locator("#kingdom-0 .conflict-lines.show path").count() == 3
     shoot(page, "sheet-desktop-why")
 
 

@@ -108,7 +108,7 @@ def test_errors_keep_entries_in_the_browser(phone, live_server):
     enter_game(phone, live_server, game)
     phone.click("#score")
     phone.wait_for_selector("#form-errors")
-    assert "already used by Ada" in phone.locator("#players-1-name-errors").inner_text()
+    assert "already used by \u2068Ada\u2069" in phone.locator("#players-1-name-errors").inner_text()
     assert phone.locator("#players-1-name").input_value() == "ada"
     assert phone.locator("#players-3-cells-15").input_value() == game["players"][3]["kingdom"][3][3]
 

@@ -773,8 +773,15 @@ def test_R4_explanation_names_both_cards_and_the_portal():
 
 
 def test_R6_explanation_lists_claimed_legends():
-    scored = score_kingdom(kingdom(ALL_PLAINS), POCKET, ["four-tribes", "tribes-elves"])
+    scored = score_kingdom(kingdom("El Dw Hu Go El " + "Pl " * 11), POCKET, ["four-tribes", "tribes-elves"])
     assert ENGLISH.explain(scored, Row.LEGENDS) == [
+        "Four Tribes: all four tribe types present → +4",
+        "Tribe of Elves: 2 connected Elves → +2",
+    ]
+    # a claim the final kingdom no longer shows still counts, with a note (tests/engine/test_legend_claims.py)
+    scored = score_kingdom(kingdom(ALL_PLAINS), POCKET, ["four-tribes", "tribes-elves"])
+    assert scored.rows[Row.LEGENDS] == 6
+    assert [line.split(".")[0] for line in ENGLISH.explain(scored, Row.LEGENDS)] == [
         "Four Tribes: all four tribe types present → +4",
         "Tribe of Elves: 2 connected Elves → +2",
     ]

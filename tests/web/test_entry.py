@@ -124,8 +124,8 @@ def test_german_sheet_uses_the_german_edition_words(client):
     assert rows == ["Elfen", "Zwerge", "Menschen", "Goblins", "Drachen", "Legenden", "Konflikte", "Summe", "Platz"]
     assert "Harmoniepunkte" in soup.select_one("#winner").get_text()
     lines = [li.get_text() for li in soup.select("#explain-0-conflicts li")]
-    assert lines[0] == "Elfen r1c2 – Goblins r2c2 (benachbart) → -2"
-    assert "Drache auf r3c1: wild" in soup.select_one("#explain-0-dragons li").get_text()
+    assert lines[0] == "Elfen Z1S2 – Goblins Z2S2 (benachbart) → -2"
+    assert "Drache auf Z3S1: wild" in soup.select_one("#explain-0-dragons li").get_text()
     assert "Magisches Portal" in soup.select_one(".grid-key").get_text()
 
 
@@ -152,7 +152,7 @@ def test_why_links_name_the_cells_behind_each_number(client):
     dragons_of_cy = soup.select("#row-dragons td a.why")[2]
     assert dragons_of_cy["href"] == "#explain-2-dragons"
     assert dragons_of_cy["data-cells"].split() == CY_DRAGON_CELLS
-    assert len(soup.select("#kingdom-0 .conflict-lines line")) == 3  # Ada: three conflicts
+    assert len(soup.select("#kingdom-0 .conflict-lines path")) == 3  # Ada: three conflicts
 
 
 def test_german_dragon_line_names_tamers_in_the_dative_and_their_portal(app):
@@ -162,7 +162,7 @@ def test_german_dragon_line_names_tamers_in_the_dative_and_their_portal(app):
     scored = score_kingdom(Kingdom(tuple(parse_card(code) for code in codes.split())), POCKET)
     with app.test_request_context("/", headers={"Accept-Language": "de"}):
         assert explain(scored, Row.DRAGONS) == [
-            "Drache auf r1c1: gezähmt von 2 Zwergen (r1c3 durch Portal r1c2 und r2c1) → +3"
+            "Drache auf Z1S1: gezähmt von 2 Zwergen (Z1S3 durch Portal Z1S2 und Z2S1) → +3"
         ]
 
 

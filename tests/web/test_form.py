@@ -91,7 +91,7 @@ R8_FORM_CASES = {
     "R8-duplicate-name": (
         _bad(lambda g: g["players"][3].update(name=" ada ")),
         "#players-3-name-errors",
-        "already used by Ada",
+        "already used by \u2068Ada\u2069",  # the name isolated (issue 11, item 18)
     ),
     "R8-unknown-card": (
         _bad(lambda g: g["players"][0]["kingdom"][1].__setitem__(2, "unicorn")),
@@ -101,7 +101,7 @@ R8_FORM_CASES = {
     "R8-empty-cell": (
         _bad(lambda g: g["players"][2]["kingdom"][3].__setitem__(0, "")),
         "#players-2-cells-errors",
-        "Cy, row 4, column 1: no card chosen",
+        "\u2068Cy\u2069, row 4, column 1: no card chosen",
     ),
     "R8-unknown-legend": (
         _bad(lambda g: g["players"][0]["legends"].append("lands-ocean")),
@@ -111,7 +111,7 @@ R8_FORM_CASES = {
     "R6.1-legend-claimed-twice": (
         _bad(lambda g: g["players"][2]["legends"].append("tribes-humans")),
         "#players-2-legends-errors",
-        "already claimed by Ada",
+        "already claimed by \u2068Ada\u2069",
     ),
 }
 
@@ -266,7 +266,7 @@ def test_error_summary_says_what_is_wrong_for_each_player(client):
     first, second = (li.get_text("", strip=True) for li in soup.select("#form-errors .error-players li"))
     name = game["players"][0]["name"]
     assert first == f"{name}: 2 cells marked in red"
-    assert second == f"{name.upper()}: the name is already used by {name}"
+    assert second == f"{name.upper()}: the name is already used by \u2068{name}\u2069"
     german = BeautifulSoup(client.post("/?lang=de", data=data).data, "html.parser")
     summary = german.select_one("#form-errors .error-players li").get_text("", strip=True)
     assert summary == f"{name}: 2 rot markierte Felder"

@@ -227,7 +227,7 @@ def test_import_refuses_invalid_files_and_stores_nothing(db_client):
         content_type="multipart/form-data",
     )
     assert response.status_code == 422
-    assert "Game 2: Ada, row 1, column 1" in soup_of(response).select_one("#form-errors").get_text()
+    assert "Game 2: \u2068Ada\u2069, row 1, column 1" in soup_of(response).select_one("#form-errors").get_text()
     assert db_client.get("/games.json").get_json() == {"games": []}
     response = db_client.post(
         "/games/import", data={"file": (io.BytesIO(b"not json"), "x.json")}, content_type="multipart/form-data"

@@ -82,7 +82,7 @@ def test_R7_5_sheet_states_the_tiebreak(client):
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
     soup = BeautifulSoup(page.data, "html.parser")
     note = soup.select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
-    assert "Ada ahead of Bo" in note and "the highest row decides, 6 vs 4" in note
+    assert "\u2068Ada\u2069 ahead of \u2068Bo\u2069" in note and "the highest row decides, 6 vs 4" in note
     assert soup.select_one("#winner strong").get_text() == "Ada"
 
 
@@ -127,7 +127,7 @@ def test_each_grid_card_has_a_row_and_a_column_header(client, lang, row, column)
         for number, tr in enumerate(rows[1:], start=1):
             assert tr.find("th", scope="row").get_text() == f"{row} {number}"
             cards = tr.find_all("td", class_="card")
-            assert len(cards) == 4 and all(f"(r{number}c" in td.get_text() for td in cards)
+            assert len(cards) == 4 and all(f"({row[0]}{number}{column[0]}" in td.get_text() for td in cards)
 
 
 def test_explanations_name_the_tamers(client):
@@ -196,8 +196,8 @@ def test_R7_5_tiebreak_names_the_position_of_the_sorted_rows_in_german(client):
     sheet = client.get(client.post("/", data=form_data(game)).headers["Location"] + "?lang=de")
     note = BeautifulSoup(sheet.data, "html.parser").select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
     assert note == (
-        "Ada vor Bo: beide haben 8 Harmoniepunkte; nach ihren Zeilen von der höchsten zur niedrigsten sortiert, "
-        "entscheidet die zweithöchste Zeile, 4 zu 3."
+        "\u2068Ada\u2069 vor \u2068Bo\u2069: beide haben 8 Harmoniepunkte; "
+        "nach ihren Zeilen von der höchsten zur niedrigsten sortiert, entscheidet die zweithöchste Zeile, 4 zu 3."
     )
 
 

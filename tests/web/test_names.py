@@ -1,0 +1,47 @@
+"""Every player's name isolated from its neighbours wherever it is shown (issue 11, item 18)."""
+
+from __future__ import annotations
+
+from bs4 import BeautifulSoup
+
+from scorekeeper.engine import Game, score_game
+from scorekeeper.words import ENGLISH, Words
+from tests.browser.test_sheet import RTL_GAME
+from tests.conftest import form_data
+
+NAMES = {"سارة", "דנה", "Ann", "Bo"}
+
+
+def isolated_names(html: bytes) -> tuple[list[str], list[str]]:
+    """The texts holding a name: (isolated, not isolated). Isolated: the whole text of a <bdi> or a
+    dir="auto" element, or between U+2068 and U+2069 inside a sentence."""
+    soup = BeautifulSoup(html, "html.parser")
+    inside, outside = [], []
+    for text in soup.find_all(string=True):
+        if text.parent.name in ("script", "style", "title"):
+            continue
+        for name in NAMES:
+            if name in text:
+                whole = text.strip() == name and (text.parent.name == "bdi" or text.parent.get("dir") == "auto")
+                isolated = whole or text.count(name) == text.count(f"\u2068{name}\u2069")
+                (inside if isolated else outside).append(f"{text.parent.name}: {text.strip()}")
+    return inside, outside
+
+
+def test_names_are_isolated_on_the_sheet_saved_page_history_and_stats(db_client):
+    sheet = db_client.post("/", data=form_data(RTL_GAME)).headers["Location"]
+    saved = db_client.post("/games", data={"token": sheet.rsplit("/", 1)[-1], "location": "", "notes": ""})
+    owner_page = saved.headers["Location"]
+    for url in (sheet, owner_page, "/games", "/games?player=Ann"):
+        inside, outside = isolated_names(db_client.get(url, follow_redirects=True).data)
+        assert inside and not outside, (url, outside)
+    stats = BeautifulSoup(db_client.get("/games?player=Ann").data, "html.parser").select_one("#player-stats")["href"]
+    inside, outside = isolated_names(db_client.get(stats).data)
+    assert inside and not outside, outside
+
+
+def test_names_inside_sentences_are_isolated_on_pages_only():
+    sheet = score_game(Game.from_dict(RTL_GAME))
+    on_a_page = Words(isolate_names=True)
+    assert on_a_page.shared(sheet, sheet.shared[0]).startswith("\u2068سارة\u2069 and \u2068Bo\u2069 share place 1")
+    assert ENGLISH.shared(sheet, sheet.shared[0]).startswith("سارة and Bo share place 1")  # CLI and JSON: plain

@@ -1,0 +1,84 @@
+"""A saved game's page: the score first, then sharing, then correcting and deleting (issue 11, items 15–17)."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from bs4 import BeautifulSoup
+
+from tests.conftest import CASE_FILES, form_data, load_case
+
+GAME = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
+
+
+def save(client, game=GAME, location="Café Lüders", notes=""):
+    """Save *game*; the owner's page URL."""
+    token = client.post("/", data=form_data(game)).headers["Location"].rsplit("/", 1)[-1]
+    return client.post("/games", data={"token": token, "location": location, "notes": notes}).headers["Location"]
+
+
+def order_of(html: bytes, *selectors: str) -> list[int]:
+    """Where each selector's element starts in the document (its index among all elements)."""
+    soup = BeautifulSoup(html, "html.parser")
+    everything = soup.find_all(True)
+    return [everything.index(soup.select_one(selector)) for selector in selectors]
+
+
+def test_the_owner_sees_the_score_then_sharing_then_correcting_and_deleting(db_client):
+    owner = save(db_client)
+    page = db_client.get(owner).data
+    positions = order_of(page, "#winner", "#score-table", "#kingdoms", "#read-only-link", "#pdf", "#edit",
+                         "#edit-link", "#delete-game")  # fmt: skip
+    assert positions == sorted(positions)
+
+
+def test_everyone_else_sees_the_score_then_the_link(db_client):
+    owner = save(db_client)
+    public = BeautifulSoup(db_client.get(owner).data, "html.parser").select_one("#read-only-link")["value"]
+    page = db_client.get(public).data
+    positions = order_of(page, "#score-table", "#kingdoms", "#share-link", "#player-links", "#pdf")
+    assert positions == sorted(positions)
+    soup = BeautifulSoup(page, "html.parser")
+    assert soup.select_one("#edit") is None and soup.select_one("#delete-game") is None
+
+
+def test_history_rows_show_the_time_and_the_location(db_client):
+    save(db_client)
+    other = copy.deepcopy(GAME)
+    other["players"][0]["name"] = "Yara"
+    save(db_client, other, location="")
+    rows = BeautifulSoup(db_client.get("/games?lang=en").data, "html.parser").select("#history li.game")
+    newest, older = (row.select_one(".when").get_text() for row in rows[:2])
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · Pocket", newest), newest
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · Café Lüders · Pocket", older), older
+    stamp = rows[0].select_one("time.local-time")["datetime"]  # for static/js/times.js
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp)
+
+
+def test_each_revision_lists_what_it_changed(db_client):
+    game = copy.deepcopy(GAME)
+    game["players"][2]["name"] = "Yara"
+    owner = save(db_client, game)
+    corrected = copy.deepcopy(game)
+    assert corrected["players"][2]["kingdom"][2][1] == "humans"
+    corrected["players"][2]["kingdom"][2][1] = "forest"  # row 3, column 2
+    corrected["players"][0]["legends"] = []
+    data = form_data(corrected) | {"based_on": 1, "played_on": "2026-11-30", "location": "Café Lüders"}
+    assert db_client.post(owner + "/edit", data=data).status_code == 303
+    soup = BeautifulSoup(db_client.get(owner + "?lang=en").data, "html.parser")
+    latest, first = soup.select("#revisions > ul > li")
+    changes = [li.get_text() for li in latest.select(".changes li")]
+    assert changes == [
+        "\u2068Ada\u2069: − Tribe of Humans",
+        "\u2068Yara\u2069, row 3, column 2: Humans → Forest",
+        "\u2068Ada\u2069 11 → 9",  # Yara's total stays 30: no line for it
+    ]
+    assert first.select_one(".changes").get_text() == "First saved."
+    assert re.search(r"saved \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC", latest.get_text())  # without JavaScript
+    assert latest.select_one("time.local-time")  # static/js/times.js: the viewer's time zone
+    summary = soup.select_one("#revisions summary")
+    assert summary.select_one(".open-hint").get_text() == "What changed"
+    german = BeautifulSoup(db_client.get(owner + "?lang=de").data, "html.parser")
+    line = german.select("#revisions > ul > li")[0].select(".changes li")[1].get_text()
+    assert line == "\u2068Yara\u2069, Zeile 3, Spalte 2: Menschen → Wald"
