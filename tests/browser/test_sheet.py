@@ -234,6 +234,8 @@ LINES_ON_TEXT = """() => {
 def test_conflict_lines_run_between_cards_not_over_their_text(browser, live_server, width):
     context, page = page_at(browser, width)
     page.goto(sheet_url(live_server, ["Ada", "Bo", "Cy", "Di"]))
+    page.wait_for_load_state("networkidle")  # the QR image and every stylesheet in: the layout is final
+    page.evaluate("document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
     found = page.evaluate(LINES_ON_TEXT)
     assert found["paths"] >= 3  # Ada alone has three conflicts
     assert found["hits"] == []
