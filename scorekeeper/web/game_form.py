@@ -25,8 +25,8 @@ from ..engine import (
     UnknownCard,
     UnknownLegend,
 )
-from .forms import GameForm
-from .i18n import N_, error_message, error_text, gettext, ngettext
+from .forms import GameForm, not_a_card
+from .i18n import N_, error_message, error_text, gettext, ngettext, words
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
 SAVE_CORRECTION = N_("Save the correction")
@@ -169,7 +169,10 @@ def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
         elif isinstance(error, InvalidPlayerName):
             panel.name.errors = [*panel.name.errors, error_text(error)]
         elif isinstance(error, UnknownCard) and error.cell is not None:
-            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, error_message(error)]
+            message = error_message(error)
+            if error.message_id == "card-unknown":  # the card nearest to what was typed, not "card ids"
+                message = f"{words().where(error)}: {not_a_card(str(error.params['value']))}"
+            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, message]
         elif isinstance(error, (UnknownLegend, DuplicateLegend)):
             panel.legends.errors = [*panel.legends.errors, error_text(error)]
         else:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
+from scorekeeper.web.forms import card_id_of
+from tests.conftest import form_data
 from tests.web.test_games import FOUR, save, sheet_token
 
 
@@ -52,3 +54,63 @@ def test_every_form_presses_its_main_action_on_enter(db_client, lang):
                 assert button.get("value") == "score", path
     assert {"game-form", "save-game", "import-form", "delete-game"} <= seen
 
+
+
+# 7. Natural words: singular and plural, English and German, end punctuation; the nearest card.
+
+NATURAL = {
+    "Plains": "plain", "forests": "forest", "elf": "elves", "human": "humans", "El.": "elves",
+    "Zwerg": "dwarves", "Wälder": "forest", "Drachen": "dragon", "Dwarf,": "dwarves", "magic portal": "portal",
+    "Sümpfe": "swamp", "Berge": "mountain", "goblin!": "goblins", "Mensch": "humans",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("word", "card"), NATURAL.items())
+def test_a_cell_reads_natural_words(client, word, card):
+    data = form_data(FOUR["game"]) | {"players-0-cells-0": word}
+    response = client.post("/", data=data)
+    assert response.status_code == 303, word
+    assert card_id_of(word) == card
+
+
+def test_the_text_box_reads_natural_words(client):
+    text = "Plains forests elf human\nEl. Dwarf Drachen Wälder\nfo fo fo fo\nFo, Fo, Fo, Fo."
+    answer = client.post("/api/preview", json={"ruleset": "pocket", "text": text}).get_json()
+    assert answer["cells"][:8] == ["plain", "forest", "elves", "humans", "elves", "dwarves", "dragon", "forest"]
+    assert answer["cells"][12:] == ["forest"] * 4
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "row 1, column 1: “Forrest” is not a card; did you mean Forest?"),
+        ("de", "Zeile 1, Spalte 1: „Forrest“ ist keine Karte; meinst du Wald?"),
+    ],
+)
+def test_a_word_that_is_no_card_gets_the_nearest_card_without_ids(client, lang, expected):
+    data = form_data(FOUR["game"]) | {"players-0-cells-0": "Forrest"}
+    soup = soup_of(client.post(f"/?lang={lang}", data=data))
+    errors = soup.select_one("#players-0-cells-errors").get_text()
+    assert expected in errors
+    assert "id" not in errors.replace("did", "").split()
+    assert soup.select_one("#players-0-cells-0")["value"] == "Forrest"  # kept as typed
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "Line 1: “Forrest” is not a card; did you mean Forest? Line 4: “Troll” is not a card."),
+        ("de", "Zeile 1: „Forrest“ ist keine Karte; meinst du Wald? Zeile 4: „Troll“ ist keine Karte."),
+    ],
+)
+def test_the_text_box_names_the_nearest_card(client, lang, expected):
+    text = "Forrest Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Troll"
+    data = form_data(FOUR["game"]) | {"players-0-paste": text}
+    soup = soup_of(client.post(f"/?lang={lang}", data=data))
+    assert soup.select_one("#players-0-paste-errors").get_text().strip() == expected
+
+
+def test_cells_and_text_box_are_not_corrected_by_the_phone(client):
+    soup = soup_of(client.get("/"))
+    for field in [soup.select_one("#players-0-cells-0"), soup.select_one("#players-0-paste")]:
+        assert field["autocapitalize"] == "off" and field["autocorrect"] == "off" and field["spellcheck"] == "false"

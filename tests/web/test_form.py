@@ -249,7 +249,7 @@ def test_cells_accept_names_and_codes_and_keep_what_is_not_a_card(client):
     assert soup.select_one("#players-0-cells-3")["value"] == "unicorn"
     assert soup.select_one("#players-0-cells-0")["value"] == "forest"
     errors = soup.select_one("#players-0-cells-errors").get_text()
-    assert "row 1, column 4: 'unicorn' is not one of the ten card ids" in errors
+    assert "row 1, column 4: “unicorn” is not a card." in errors
 
 
 def test_a_tampered_ruleset_is_refused_in_the_page_language(client):
