@@ -73,9 +73,14 @@ def render_game_form(
     status: int = 200,
     heading: str = N_("Score a game"),
     submit_label: str = N_("Score the game"),
+    date_from_browser: bool = False,
 ):
-    """The game form page (new game or correction) with *messages* for the whole form."""
+    """The game form page (new game or correction) with *messages* for the whole form.
+    *date_from_browser*: the date played is the server's day, for the browser to
+    replace with its own local date (a new game, as first opened)."""
     correcting = submit_label == SAVE_CORRECTION
+    if date_from_browser:
+        form.played_on.render_kw = {"data-today": date.today().isoformat()}
     return (
         render_template(
             "sheets/form.html",

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, flash, make_response, redirect, re
 from flask_babel import format_date, format_datetime
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
 
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
@@ -58,10 +59,14 @@ def _too_many_saves() -> str:
 @bp.app_template_filter("when")
 def when(moment: datetime) -> str:
     """``"30 Nov 2026, 14:05 UTC"`` (German ``"30. Nov. 2026, 14:05 UTC"``):
-    how the sheet shows a saved time, in the page's language, always in UTC."""
+    how the sheet shows a saved time, in the page's language, in UTC, as a
+    ``<time>`` element that JavaScript shows in the viewer's time zone."""
     if moment.tzinfo is None:  # SQLite hands back naive UTC
         moment = moment.replace(tzinfo=UTC)
-    return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
+    moment = moment.astimezone(UTC)
+    shown = format_datetime(moment, gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
+    # static/js/app.js rewrites it in the viewer's time zone
+    return Markup('<time class="utc" datetime="{}">{}</time>').format(moment.strftime("%Y-%m-%dT%H:%M:%SZ"), shown)
 
 
 def _save_refused(limit) -> Response | None:

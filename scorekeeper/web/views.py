@@ -22,7 +22,7 @@ def new_game():
     if request.method in ("GET", "HEAD"):
         form = GameForm()
         form.fill_to_minimum()
-        return render_game_form(form, action_url)
+        return render_game_form(form, action_url, date_from_browser=True)  # the phone's day, with JS
 
     def show_sheet(game: Game, form: GameForm):
         return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)

@@ -114,3 +114,24 @@ def test_cells_and_text_box_are_not_corrected_by_the_phone(client):
     soup = soup_of(client.get("/"))
     for field in [soup.select_one("#players-0-cells-0"), soup.select_one("#players-0-paste")]:
         assert field["autocapitalize"] == "off" and field["autocorrect"] == "off" and field["spellcheck"] == "false"
+
+
+# 4. The date played: the server's day without JavaScript, for the browser to replace.
+
+
+def test_a_new_form_offers_the_servers_day_for_the_browser_to_replace(client):
+    from datetime import date
+
+    field = soup_of(client.get("/")).select_one("#played_on")
+    assert field["value"] == field["data-today"] == date.today().isoformat()
+    data = form_data(FOUR["game"], action="add") | {"played_on": "2026-12-01"}
+    again = soup_of(client.post("/", data=data)).select_one("#played_on")
+    assert again["value"] == "2026-12-01" and not again.has_attr("data-today")  # the phone's day, kept
+
+
+def test_saved_times_without_javascript_are_marked_utc(db_client):
+    public, private = save(db_client)
+    data = form_data(FOUR["game"]) | {"played_on": "2026-11-28", "location": "Garten", "based_on": "1"}
+    assert db_client.post(private + "/edit", data=data).status_code == 303
+    time = soup_of(db_client.get(private)).select_one("#revisions summary time.utc")
+    assert time.get_text().endswith(" UTC") and time["datetime"].endswith("Z")
