@@ -17,6 +17,7 @@ from flask import Response, render_template, request
 from ..engine import (
     LEGENDS,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     DuplicateLegend,
     Game,
     GameError,
@@ -79,6 +80,12 @@ def render_game_form(
     *date_from_browser*: the date played is the server's day, for the browser to
     replace with its own local date (a new game, as first opened)."""
     correcting = submit_label == SAVE_CORRECTION
+    # Every panel up to the most is in the page; those past the players chosen are
+    # hidden and disabled (not sent), for static/js/entry.js to show at once.
+    player_count = len(form.players)
+    added = player_count - 1 if request.form.get("action") == "add" else None  # its name field takes the focus
+    while len(form.players) < MAX_PLAYERS:
+        form.players.append_entry()
     if date_from_browser:
         form.played_on.render_kw = {"data-today": date.today().isoformat()}
     return (
@@ -91,6 +98,9 @@ def render_game_form(
             messages=messages or [],
             legends=LEGENDS,
             max_players=MAX_PLAYERS,
+            min_players=MIN_PLAYERS,
+            player_count=player_count,
+            added=added,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
             player_problems=_problems,

@@ -214,6 +214,31 @@
     });
   });
 
+  // Players: 2, 3 or 4 panels at once. Panels past the count are hidden and
+  // disabled (not sent); what they hold stays, should the count come back.
+  var panels = form.querySelectorAll("fieldset.player"), addButton = document.getElementById("add-player");
+  var countButtons = form.querySelectorAll(".player-count [data-count]");
+  function playerCount() { return form.querySelectorAll("fieldset.player:not([disabled])").length; }
+  function setCount(n) {
+    panels.forEach(function (panel, i) { panel.hidden = panel.disabled = i >= n; });
+    countButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(Number(b.dataset.count) === n)); });
+    addButton.hidden = n >= panels.length;
+    document.getElementById("player-limit").hidden = n < panels.length;
+    form.querySelectorAll(".remove-player").forEach(function (b) { b.hidden = n <= 2; });
+  }
+  countButtons.forEach(function (b) {
+    b.addEventListener("click", function () { setCount(Number(b.dataset.count)); });
+  });
+  addButton.addEventListener("click", function (e) {
+    var n = playerCount();
+    if (n >= panels.length) { return; }
+    e.preventDefault();
+    setCount(n + 1);
+    var name = panels[n].querySelector("input[name$=-name]");
+    name.focus();
+    name.scrollIntoView({ block: "center" });
+  });
+
   palette.querySelectorAll("[data-card]").forEach(function (b) {
     b.addEventListener("click", function () { choose(b.dataset.card); });
   });

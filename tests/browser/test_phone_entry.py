@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.test_phone import CASE, enter_game
 
@@ -79,9 +80,9 @@ def test_date_played_is_the_phones_local_date(browser, live_server):
     try:
         ready(page, live_server + "/")
         assert page.input_value("#played_on") == "2026-12-01"
-        # a round trip keeps the date the phone gave
+        # a round trip (the language) keeps the date the phone gave
         with page.expect_navigation():
-            page.click("#add-player")
+            page.click("#lang-de")
         assert page.input_value("#played_on") == "2026-12-01"
     finally:
         context.close()
@@ -109,5 +110,59 @@ def test_saved_times_are_shown_in_the_viewers_time_zone(browser, live_server):
         assert "UTC" not in shown.inner_text() and "GMT+13" in shown.inner_text()
         assert f"{local:%H}:{local:%M}" in shown.inner_text() and str(local.day) in shown.inner_text()
         assert "UTC" in shown.get_attribute("title")  # the server's words, kept
+    finally:
+        context.close()
+
+
+# 5. Adding players: 2, 3 or 4 at once; the new name field in view and focused; "2 to 4 players".
+
+
+def in_view(page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740 - 112  # above the palette
+
+
+def test_a_player_count_at_the_top_sets_the_panels_at_once(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    requests = []
+    page.on("request", lambda request: requests.append(request.method))
+    page.tap(".player-count [data-count='4']")
+    expect(page.locator("fieldset.player:visible")).to_have_count(4)
+    expect(page.locator("#add-player")).to_be_hidden()
+    expect(page.locator("#player-limit")).to_have_text("A game has 2 to 4 players.")
+    page.tap(".player-count [data-count='3']")
+    expect(page.locator("fieldset.player:visible")).to_have_count(3)
+    expect(page.locator("#player-limit")).to_be_hidden()
+    assert "POST" not in requests or set(requests) <= {"POST"} and page.url == live_server + "/"
+    assert not any(r == "GET" for r in requests)  # no page load
+
+
+def test_add_a_player_shows_and_focuses_the_new_name_field(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.tap("#add-player")
+    expect(page.locator("#players-2-name")).to_be_focused()
+    assert in_view(page, "#players-2-name")
+    page.tap("#add-player")
+    expect(page.locator("#players-3-name")).to_be_focused()
+    assert in_view(page, "#players-3-name")
+    expect(page.locator("#add-player")).to_be_hidden()
+    expect(page.locator("#player-limit")).to_be_visible()
+
+
+def test_add_a_player_without_javascript_focuses_the_new_name_field(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        with page.expect_navigation():
+            page.click("#add-player")
+        expect(page.locator("#players-2-name")).to_be_focused()
+        assert in_view(page, "#players-2-name")
+        with page.expect_navigation():
+            page.click("#add-player")
+        expect(page.locator("#add-player")).to_be_hidden()
+        expect(page.locator("#player-limit")).to_have_text("A game has 2 to 4 players.")
     finally:
         context.close()
