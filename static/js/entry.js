@@ -42,7 +42,7 @@
   }
 
   function keep(batch) {
-    if (batch.length) { undos.push(batch); redos = []; tools(); }
+    if (batch.length) { undos.push(batch); redos = []; tools(); keepDraft(); }
   }
 
   function replay(from, to, index) {
@@ -55,6 +55,7 @@
     });
     to.push(batch);
     tools();
+    keepDraft();
   }
 
   function tools() {
@@ -225,6 +226,7 @@
     addButton.hidden = n >= panels.length;
     document.getElementById("player-limit").hidden = n < panels.length;
     form.querySelectorAll(".remove-player").forEach(function (b) { b.hidden = n <= 2; });
+    keepDraft();
   }
   countButtons.forEach(function (b) {
     b.addEventListener("click", function () { setCount(Number(b.dataset.count)); });
@@ -237,6 +239,98 @@
     var name = panels[n].querySelector("input[name$=-name]");
     name.focus();
     name.scrollIntoView({ block: "center" });
+  });
+
+  // The draft: what is entered is kept in this browser (localStorage) at each
+  // change, so that a reload or a closed tab loses nothing; it is offered back
+  // on the next visit. A leave-page prompt only while a change could not be kept.
+  var draftKey = "scorekeeper.draft:" + form.getAttribute("action"), unkept = false, started = false;
+  function entries() {
+    var fields = [];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.disabled || /^(csrf_token|action|based_on)$/.test(field.name) ||
+          /^(submit|button|hidden)$/.test(field.type)) { return; }
+      if (field.type === "checkbox" || field.type === "radio") {
+        if (field.checked) { fields.push([field.name, field.value]); }
+      } else {
+        fields.push([field.name, field.value]);
+      }
+    });
+    return { count: playerCount(), fields: fields };
+  }
+  function isEmpty(state) {
+    return !state.fields.some(function (f) {
+      return f[1] && /^players-/.test(f[0]);
+    });
+  }
+  function readDraft() {
+    try { return JSON.parse(window.localStorage.getItem(draftKey)); } catch (e) { return null; }
+  }
+  function keepDraft(sent) {
+    if (!started) { return; }
+    try {
+      window.localStorage.setItem(draftKey, JSON.stringify({ sent: !!sent, entries: entries() }));
+      unkept = false;
+    } catch (e) { unkept = true; }
+  }
+  function restore(state) {
+    setCount(state.count);
+    form.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (box) {
+      if (!box.disabled) { box.checked = false; }
+    });
+    state.fields.forEach(function (f) {
+      form.querySelectorAll("[name='" + f[0] + "']").forEach(function (field) {
+        if (field.type === "checkbox" || field.type === "radio") {
+          if (field.value === f[1]) { field.checked = true; }
+        } else {
+          field.value = f[1];
+        }
+      });
+    });
+    undos = []; redos = []; tools();
+    form.querySelectorAll("fieldset.player").forEach(function (panel) {
+      panel.querySelectorAll(".cell-input input").forEach(function (s) { s.cellButton.dataset.pts = ""; paint(s); });
+      var count = panel.querySelector("details.legends .count");
+      count.textContent = "(" + panel.querySelectorAll(".legend-list input:checked").length + ")";
+      schedule(panel);
+    });
+  }
+  function offerDraft() {
+    var draft = readDraft(), now = entries(), offer = document.getElementById("draft-offer");
+    started = true;
+    if (draft && draft.entries && !draft.sent && !isEmpty(draft.entries) &&
+        JSON.stringify(draft.entries) !== JSON.stringify(now)) {
+      var names = draft.entries.fields.filter(function (f) { return /-name$/.test(f[0]) && f[1]; })
+        .map(function (f) { return f[1]; });
+      offer.querySelector(".draft-what").textContent = names.length ? "(" + names.join(", ") + ")" : "";
+      offer.hidden = false;
+      started = false;  // nothing is overwritten until a choice or a change
+      document.getElementById("draft-continue").addEventListener("click", function () {
+        started = true;
+        restore(draft.entries);
+        offer.hidden = true;
+        keepDraft();
+        var first = form.querySelector("input[name$=-name]");
+        if (first) { first.focus(); }
+      });
+      document.getElementById("draft-discard").addEventListener("click", function () {
+        started = true;
+        offer.hidden = true;
+        keepDraft();
+      });
+      return;
+    }
+    if (draft && draft.sent && isEmpty(now)) {  // scored or saved since: a new game starts empty
+      try { window.localStorage.removeItem(draftKey); } catch (e) { /* nothing kept */ }
+      return;
+    }
+    if (!isEmpty(now)) { keepDraft(); }  // the page came back with entries
+  }
+  form.addEventListener("input", function () { started = true; keepDraft(); });
+  form.addEventListener("change", function () { started = true; keepDraft(); });
+  form.addEventListener("submit", function () { keepDraft(true); unkept = false; });
+  window.addEventListener("beforeunload", function (e) {
+    if (unkept) { e.preventDefault(); e.returnValue = ""; }
   });
 
   palette.querySelectorAll("[data-card]").forEach(function (b) {
@@ -265,4 +359,5 @@
     });
     area.addEventListener("change", function () { pasted(area); });
   });
+  offerDraft();
 })();

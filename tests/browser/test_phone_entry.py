@@ -166,3 +166,74 @@ def test_add_a_player_without_javascript_focuses_the_new_name_field(browser, liv
         expect(page.locator("#player-limit")).to_have_text("A game has 2 to 4 players.")
     finally:
         context.close()
+
+
+# 2. A reload or a closed tab loses nothing: a draft kept in the browser, offered back.
+
+
+def fill_two_players_and_a_legend(page) -> None:
+    page.fill("#players-0-name", "Ada")
+    page.fill("#players-1-name", "Bo")
+    page.tap("#palette [data-card=forest]")
+    for cell in range(3):
+        page.tap(f"#player-0 .cell-input:nth-child({cell + 1}) .cell-btn")
+    page.tap("#player-1 details.legends summary")
+    page.tap("#player-1 input[type=checkbox][value='lands-forest']")
+
+
+def expect_restored(page) -> None:
+    assert page.input_value("#players-0-name") == "Ada"
+    assert page.input_value("#players-1-name") == "Bo"
+    cells = page.locator("#player-0 .cell-input input").evaluate_all("ss => ss.map(s => s.value)")
+    assert cells[:4] == ["forest", "forest", "forest", ""]
+    assert page.is_checked("#player-1 input[type=checkbox][value='lands-forest']")
+    expect(page.locator("#player-1 details.legends .count")).to_have_text("(1)")
+    expect(page.locator("#player-0 .cell-input:nth-child(1) .cell-btn .code")).to_have_text("Fo")
+
+
+def test_a_reload_offers_the_entries_back(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    assert page.evaluate("getComputedStyle(document.documentElement).overscrollBehaviorY") == "contain"
+    fill_two_players_and_a_legend(page)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))
+    page.reload()  # what pull-to-refresh does
+    page.wait_for_selector("#palette:not([hidden])")
+    assert dialogs == []  # everything was kept: no leave-page prompt
+    offer = page.locator("#draft-offer")
+    expect(offer).to_be_visible()
+    expect(offer).to_contain_text("Continue where you left off? (Ada, Bo)")
+    page.tap("#draft-continue")
+    expect(offer).to_be_hidden()
+    expect_restored(page)
+
+
+def test_a_closed_tab_offers_the_entries_back_and_a_scored_game_does_not(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    fill_two_players_and_a_legend(page)
+    page.close()
+    page = touch_phone.context.new_page()
+    ready(page, live_server + "/")
+    page.tap("#draft-continue")
+    expect_restored(page)
+    # "Start afresh" on another visit empties nothing that is shown and offers nothing again
+    page2 = touch_phone.context.new_page()
+    ready(page2, live_server + "/")
+    page2.tap("#draft-discard")
+    expect(page2.locator("#draft-offer")).to_be_hidden()
+    page2.reload()
+    page2.wait_for_selector("#palette:not([hidden])")
+    expect(page2.locator("#draft-offer")).to_be_hidden()
+
+
+def test_a_scored_game_is_not_offered_again(touch_phone, live_server):
+    page = touch_phone
+    enter_game(page, live_server, {**CASE["game"], "players": CASE["game"]["players"][:2]})
+    page.click("#score")
+    page.wait_for_selector("#score-table")
+    ready(page, live_server + "/")
+    page.wait_for_timeout(200)
+    expect(page.locator("#draft-offer")).to_be_hidden()
+    assert page.input_value("#players-0-name") == ""
