@@ -63,7 +63,22 @@
     redoButton.disabled = !redos.length;
   }
 
+  // A tap on a cell with no card type chosen: said right below the cell's row.
+  var note = el("p", "tap-note", "");
+  note.setAttribute("role", "status");
+  note.id = "tap-note";
+  function chooseFirst(button) {
+    var grid = button.closest(".kingdom-input"), all = cellsOf(button);
+    var rowEnd = all[Math.floor(all.indexOf(button) / 4) * 4 + 3].parentNode;
+    note.textContent = palette.dataset.chooseFirst;
+    grid.insertBefore(note, rowEnd.nextSibling);
+    note.hidden = false;
+    palette.classList.add("nudge");
+    setTimeout(function () { palette.classList.remove("nudge"); }, 600);
+  }
+
   function choose(card) {
+    note.hidden = true;
     current = current === card ? "" : card;
     palette.querySelectorAll("[data-card]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.dataset.card === current));
@@ -180,7 +195,7 @@
       b.addEventListener("contextmenu", function (e) { e.preventDefault(); });
       b.addEventListener("click", function () {
         if (held) { held = false; return; }
-        if (!current) { palette.classList.add("nudge"); setTimeout(function () { palette.classList.remove("nudge"); }, 600); return; }
+        if (!current) { chooseFirst(b); return; }
         var batch = [];
         set(select, select.value === current ? "" : current, batch);
         keep(batch);

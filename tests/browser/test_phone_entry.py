@@ -237,3 +237,26 @@ def test_a_scored_game_is_not_offered_again(touch_phone, live_server):
     page.wait_for_timeout(200)
     expect(page.locator("#draft-offer")).to_be_hidden()
     assert page.input_value("#players-0-name") == ""
+
+
+# 3. The first tap with no card type chosen says so beside the cell; a hint above the first grid.
+
+
+def test_a_first_tap_with_no_card_type_says_so_beside_the_cell(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    hint = page.locator("#tap-hint")
+    expect(hint).to_have_text("Tap a card type in the palette below, then the cells it goes in.")
+    assert hint.bounding_box()["y"] < page.locator("#player-0 .kingdom-input").bounding_box()["y"]
+    page.fill("#players-0-name", "Ada")
+    cell = page.locator("#player-0 .cell-input:nth-child(6) .cell-btn")  # row 2, column 2
+    cell.tap()
+    note = page.locator("#tap-note")
+    expect(note).to_have_text("First choose a card type in the palette below.")
+    cell_box, note_box = cell.bounding_box(), note.bounding_box()
+    assert 0 <= note_box["y"] - (cell_box["y"] + cell_box["height"]) < 12  # right below the cell's row
+    assert page.input_value("#players-0-cells-5") == ""
+    page.tap("#palette [data-card=forest]")
+    expect(note).to_be_hidden()
+    cell.tap()
+    assert page.input_value("#players-0-cells-5") == "forest"
