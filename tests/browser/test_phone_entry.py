@@ -260,3 +260,37 @@ def test_a_first_tap_with_no_card_type_says_so_beside_the_cell(touch_phone, live
     expect(note).to_be_hidden()
     cell.tap()
     assert page.input_value("#players-0-cells-5") == "forest"
+
+
+# 6. The text box fills the grid as soon as four valid lines are there, or on "Fill the grid".
+
+KINGDOM = "Mo Dw Mo Dr\nDw Po Dw El\nHu Pl Fo El\nGo Sw Go Dr"
+KINGDOM_CELLS = ["mountain", "dwarves", "mountain", "dragon"]
+
+
+def test_four_typed_lines_fill_the_grid_without_leaving_the_box(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.tap("#player-0 details.paste-field summary")
+    box = page.locator("#players-0-paste")
+    box.tap()
+    box.press_sequentially(KINGDOM[:-1], delay=5)  # typed, the last word unfinished: nothing read
+    page.wait_for_timeout(500)
+    assert page.input_value("#players-0-cells-15") == ""
+    box.press_sequentially("r ")  # the last word ends: the grid fills while the box keeps the focus
+    expect(page.locator("#players-0-cells-15")).to_have_value("dragon")
+    assert page.locator("#player-0 .cell-input input").evaluate_all("ss => ss.map(s => s.value)")[:4] == KINGDOM_CELLS
+    expect(box).to_be_focused()
+
+
+def test_fill_the_grid_button(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.tap("#player-1 details.paste-field summary")
+    page.fill("#players-1-paste", KINGDOM.replace("Fo", "Forrest"))
+    page.tap("#player-1 .fill-grid")
+    expect(page.locator("#player-1 .paste-status")).to_contain_text("did you mean Forest?")
+    page.fill("#players-1-paste", KINGDOM)
+    page.tap("#player-1 .fill-grid")
+    expect(page.locator("#players-1-cells-15")).to_have_value("dragon")
+    expect(page.locator("#player-1 .paste-status")).to_have_text("The grid was filled from the text.")
