@@ -35,7 +35,7 @@
   function set(select, value, batch) {
     if (select.value === value) { return; }
     batch.push([select, select.value, value]);
-    select.value = value;
+    select.value = select.known = value;
     select.cellButton.dataset.pts = "";
     paint(select);
     schedule(select.closest("fieldset.player"));
@@ -45,14 +45,28 @@
     if (batch.length) { undos.push(batch); redos = []; tools(); keepDraft(); }
   }
 
+  // Undo and redo cover every change: cells, Legend ticks, names and other
+  // fields (as each is left), the ruleset and the number of players.
+  function apply(field, value) {
+    if (field === "count") { setCount(value, true); return; }
+    if (field.type === "checkbox" || field.type === "radio") { field.checked = value; } else { field.value = value; }
+    field.known = value;
+    if (field.cellButton) { field.cellButton.dataset.pts = ""; paint(field); }
+    var panel = field.closest("fieldset.player");
+    if (panel) {
+      panel.querySelector("details.legends .count").textContent =
+        "(" + panel.querySelectorAll(".legend-list input:checked").length + ")";
+      if (field.type === "checkbox") { panel.querySelector("details.legends").open = true; }
+      schedule(panel);
+    } else if (field.name === "ruleset") {
+      form.querySelectorAll("fieldset.player").forEach(schedule);
+    }
+  }
+
   function replay(from, to, index) {
     var batch = from.pop();
     if (!batch) { return; }
-    batch.slice().reverse().forEach(function (change) {
-      change[0].value = change[index];
-      paint(change[0]);
-      schedule(change[0].closest("fieldset.player"));
-    });
+    batch.slice().reverse().forEach(function (change) { apply(change[0], change[index]); });
     to.push(batch);
     tools();
     keepDraft();
@@ -235,7 +249,9 @@
   var panels = form.querySelectorAll("fieldset.player"), addButton = document.getElementById("add-player");
   var countButtons = form.querySelectorAll(".player-count [data-count]");
   function playerCount() { return form.querySelectorAll("fieldset.player:not([disabled])").length; }
-  function setCount(n) {
+  function setCount(n, replaying) {
+    var before = playerCount();
+    if (!replaying && n !== before) { keep([["count", before, n]]); }
     panels.forEach(function (panel, i) { panel.hidden = panel.disabled = i >= n; });
     countButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(Number(b.dataset.count) === n)); });
     addButton.hidden = n >= panels.length;
@@ -289,7 +305,7 @@
     } catch (e) { unkept = true; }
   }
   function restore(state) {
-    setCount(state.count);
+    setCount(state.count, true);
     form.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (box) {
       if (!box.disabled) { box.checked = false; }
     });
@@ -303,6 +319,7 @@
       });
     });
     undos = []; redos = []; tools();
+    remember();
     form.querySelectorAll("fieldset.player").forEach(function (panel) {
       panel.querySelectorAll(".cell-input input").forEach(function (s) { s.cellButton.dataset.pts = ""; paint(s); });
       var count = panel.querySelector("details.legends .count");
@@ -354,12 +371,34 @@
   undoButton.addEventListener("click", function () { replay(undos, redos, 1); });
   redoButton.addEventListener("click", function () { replay(redos, undos, 2); });
   document.addEventListener("keydown", function (e) {
-    if (!(e.ctrlKey || e.metaKey) || /^(INPUT|TEXTAREA)$/.test(e.target.tagName)) { return; }
+    var typing = /^(INPUT|TEXTAREA)$/.test(e.target.tagName) && !/^(checkbox|radio)$/.test(e.target.type);
+    if (!(e.ctrlKey || e.metaKey) || typing) { return; }
     var key = e.key.toLowerCase();
     if (key === "z" && !e.shiftKey) { replay(undos, redos, 1); } else if (key === "y" || (key === "z" && e.shiftKey)) { replay(redos, undos, 2); } else { return; }
     e.preventDefault();
   });
+  // what each field held, for undo
+  function remember() {
+    Array.prototype.forEach.call(form.elements, function (field) {
+      field.known = field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+    });
+  }
+  remember();
   form.addEventListener("change", function (e) {
+    var t = e.target;
+    if (t.type === "radio") {
+      var was = Array.prototype.filter.call(form.querySelectorAll("input[name='" + t.name + "']"), function (r) {
+        return r !== t && r.known;
+      });
+      keep(was.map(function (r) { r.known = false; return [r, true, false]; }).concat([[t, false, true]]));
+      t.known = true;
+    } else if (t.type === "checkbox") {
+      keep([[t, !t.checked, t.checked]]);
+      t.known = t.checked;
+    } else if (t.name && !/-paste$/.test(t.name) && t.known !== t.value) {
+      keep([[t, t.known, t.value]]);
+      t.known = t.value;
+    }
     if (e.target.name === "ruleset") {
       form.querySelectorAll("fieldset.player").forEach(schedule);
     } else if (e.target.type === "checkbox") {

@@ -294,3 +294,46 @@ def test_fill_the_grid_button(touch_phone, live_server):
     page.tap("#player-1 .fill-grid")
     expect(page.locator("#players-1-cells-15")).to_have_value("dragon")
     expect(page.locator("#player-1 .paste-status")).to_have_text("The grid was filled from the text.")
+
+
+# 9. Undo and Redo cover Legend ticks and every change.
+
+
+def test_undo_and_redo_cover_legend_ticks_and_every_change(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.tap("#palette [data-card=forest]")
+    page.tap("#player-0 .cell-input:nth-child(1) .cell-btn")
+    page.tap("#player-0 details.legends summary")
+    legend = "#player-0 input[type=checkbox][value='lands-forest']"
+    page.tap(legend)
+    page.fill("#players-0-name", "Ada")
+    page.locator("#players-0-name").blur()
+    page.tap(".player-count [data-count='3']")
+    page.tap("input[name=ruleset][value=classic]")
+    count = page.locator("#player-0 details.legends .count")
+    expect(count).to_have_text("(1)")
+    page.tap("#undo")  # the ruleset
+    assert page.is_checked("input[name=ruleset][value=pocket]")
+    page.tap("#undo")  # the third player
+    expect(page.locator("#player-2")).to_be_hidden()
+    page.tap("#undo")  # the name
+    assert page.input_value("#players-0-name") == ""
+    page.tap("#undo")  # the tick, not the cell
+    assert not page.is_checked(legend)
+    expect(count).to_have_text("(0)")
+    assert page.input_value("#players-0-cells-0") == "forest"
+    page.tap("#redo")
+    assert page.is_checked(legend)
+    expect(count).to_have_text("(1)")
+    page.tap("#undo")
+    page.tap("#undo")  # the cell
+    assert page.input_value("#players-0-cells-0") == ""
+    for _ in range(4):
+        page.tap("#redo")
+    assert page.input_value("#players-0-name") == "Ada" and page.is_checked(legend)
+    expect(page.locator("#player-2")).to_be_visible()
+    expect(page.locator("#redo")).to_be_enabled()
+    page.tap("#redo")
+    assert page.is_checked("input[name=ruleset][value=classic]")
+    expect(page.locator("#redo")).to_be_disabled()
