@@ -18,6 +18,7 @@ from ..engine import (
     LEGENDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    Card,
     DuplicateLegend,
     Game,
     GameError,
@@ -101,6 +102,8 @@ def render_game_form(
             min_players=MIN_PLAYERS,
             player_count=player_count,
             added=added,
+            cell_code=_cell_code,
+            CARD_IDS=_CODES,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
             player_problems=_problems,
@@ -109,6 +112,16 @@ def render_game_form(
         ),
         status,
     )
+
+
+#: What a cell box shows for each card: its two-letter code, whole in the narrow box.
+_CODES = {card.value: card.code for card in Card}
+
+
+def _cell_code(card_id: str | None) -> str:
+    """The text a cell box shows: the code of the card *card_id* names, or
+    what was typed when it names none (kept as typed, for its error)."""
+    return _CODES.get(card_id or "", card_id or "")
 
 
 def _problems(panel) -> list[str]:

@@ -8,10 +8,11 @@
   var form = document.getElementById("game-form");
   var palette = document.getElementById("palette");
   if (!form || !palette || !window.fetch) { return; }
-  var cards = {}, byKey = {}, current = "", undos = [], redos = [], timers = {}, asked = {};
+  var cards = {}, byKey = {}, byCode = {}, current = "", undos = [], redos = [], timers = {}, asked = {};
   palette.querySelectorAll("[data-card]").forEach(function (b) {
     cards[b.dataset.card] = { sym: b.querySelector(".sym").textContent, code: b.dataset.code, name: b.dataset.name };
     byKey[b.dataset.key] = b.dataset.card;
+    byCode[b.dataset.code.toLowerCase()] = b.dataset.card;
   });
   var undoButton = document.getElementById("undo"), redoButton = document.getElementById("redo");
 
@@ -187,6 +188,9 @@
       var b = el("button", "cell-btn");
       b.type = "button";
       b.tabIndex = m ? -1 : 0;
+      // the page shows a card by its code ("Dr"); the palette works with ids
+      var card = byCode[select.value.toLowerCase()];
+      if (card) { select.value = select.defaultValue = card; }
       select.cellButton = b;
       b.select = select;
       select.parentNode.appendChild(b);

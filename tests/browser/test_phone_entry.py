@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_entry import CODES
 from tests.browser.test_phone import CASE, enter_game
 
 pytestmark = pytest.mark.browser
@@ -337,3 +338,29 @@ def test_undo_and_redo_cover_legend_ticks_and_every_change(touch_phone, live_ser
     page.tap("#redo")
     assert page.is_checked("input[name=ruleset][value=classic]")
     expect(page.locator("#redo")).to_be_disabled()
+
+
+# 8. Without JavaScript, cells that come back after a round trip show their card whole; Legends counted.
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_without_javascript_cells_come_back_whole_and_legends_counted(browser, live_server, width):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": width, "height": 740})
+    page = context.new_page()
+    try:
+        game = CASE["game"]
+        enter_game(page, live_server, game)  # four players: three round trips
+        page.fill("#players-0-name", "")  # refused: the form comes back
+        with page.expect_navigation():
+            page.click("#score")
+        page.wait_for_selector("#form-errors")
+        cut = page.locator(".cell-input input").evaluate_all(
+            "boxes => boxes.filter(b => b.offsetParent && b.scrollWidth > b.clientWidth).map(b => b.value)"
+        )
+        assert cut == []
+        shown = page.locator("#player-2 .cell-input input").evaluate_all("boxes => boxes.map(b => b.value)")
+        assert shown == [CODES[card] for row in game["players"][2]["kingdom"] for card in row]  # "Dr", not "dra…"
+        counts = page.locator("details.legends .count").all_inner_texts()[:4]
+        assert counts == [f"({len(p['legends'])})" for p in game["players"]]
+    finally:
+        context.close()

@@ -135,3 +135,21 @@ def test_saved_times_without_javascript_are_marked_utc(db_client):
     assert db_client.post(private + "/edit", data=data).status_code == 303
     time = soup_of(db_client.get(private)).select_one("#revisions summary time.utc")
     assert time.get_text().endswith(" UTC") and time["datetime"].endswith("Z")
+
+
+# 8. Without JavaScript: cells come back whole (the card's code), the Legends claimed counted.
+
+
+@pytest.mark.parametrize("action", ["add", "score", "language", "remove-3"])
+def test_cells_come_back_as_whole_codes_and_legends_are_counted(client, action):
+    data = form_data(FOUR["game"], action=action)
+    data["players-0-name"] = ""  # a refusal, for "score"
+    soup = soup_of(client.post("/", data=data))
+    shown = [box["value"] for box in soup.select("#player-1 .cell-input input")]
+    expected = [card_code for row in FOUR["game"]["players"][1]["kingdom"] for card_code in row]
+    assert [card_id_of(code) for code in shown] == expected
+    assert all(len(code) == 2 for code in shown)  # "Dr", never "dragon" cut to "dra…"
+    assert soup.select_one("#players-1-cells-0")["class"] == [f"card-{expected[0]}"]  # its tint
+    counts = [c.get_text() for c in soup.select("fieldset.player:not([disabled]) details.legends .count")]
+    players = FOUR["game"]["players"][: 3 if action.startswith("remove") else 4]
+    assert counts == [f"({len(p['legends'])})" for p in players]
