@@ -131,6 +131,7 @@
         table.querySelector("[data-row=" + row + "]").textContent = answer.rows[row];
       });
       table.querySelector("[data-row=total]").textContent = answer.total;
+      if (panel.classList.contains("folded")) { fold(panel, true); }
       selects.forEach(function (s, m) {
         var p = answer.points[m];
         s.cellButton.dataset.pts = p === null ? "" : (p > 0 ? "+" : "") + p;
@@ -248,6 +249,59 @@
     });
   });
 
+  // A finished player folds to one line (name, cards, points so far); the
+  // switcher at the top opens any player. Without JavaScript all stay open.
+  var switcher = document.getElementById("player-switch");
+  function line(panel) {
+    var name = panel.querySelector("input[name$=-name]").value.trim() || panel.querySelector("legend").textContent;
+    var filled = Array.prototype.filter.call(panel.querySelectorAll(".cell-input input"), function (s) { return s.value; }).length;
+    var total = document.getElementById("preview-" + panel.dataset.player).querySelector("[data-row=total]").textContent;
+    return [name, palette.dataset.cards.replace("{count}", filled), palette.dataset.points.replace("{total}", total)];
+  }
+  function fold(panel, folded) {
+    var folding = panel.querySelector(".fold-line");
+    if (!folding) {
+      folding = el("button", "fold-line", "");
+      folding.type = "button";
+      panel.insertBefore(folding, panel.querySelector("legend").nextSibling);
+      folding.addEventListener("click", function () { open(panel); });
+    }
+    panel.classList.toggle("folded", folded);
+    folding.hidden = !folded;
+    if (folded) {
+      folding.textContent = "";
+      line(panel).forEach(function (text, m) { folding.appendChild(el(m ? "span" : "strong", "", text)); });
+    }
+    panel.querySelector(".fold-player").setAttribute("aria-expanded", String(!folded));
+    switchTo();
+  }
+  function open(panel) {
+    fold(panel, false);
+    panel.scrollIntoView({ block: "start" });
+    panel.querySelector("input[name$=-name]").focus({ preventScroll: true });
+  }
+  function switchTo() {
+    switcher.textContent = "";
+    form.querySelectorAll("fieldset.player:not([disabled])").forEach(function (panel) {
+      var b = el("button", "", line(panel)[0]);
+      b.type = "button";
+      if (panel.classList.contains("folded")) { b.className = "folded"; }
+      b.addEventListener("click", function () { open(panel); });
+      switcher.appendChild(b);
+    });
+    switcher.hidden = false;
+  }
+  form.querySelectorAll("fieldset.player").forEach(function (panel) {
+    var done = panel.querySelector(".fold-player");
+    done.hidden = false;
+    done.addEventListener("click", function () {
+      fold(panel, true);
+      var next = form.querySelector("fieldset.player:not([disabled]):not(.folded)");
+      if (next) { open(next); } else { panel.scrollIntoView({ block: "nearest" }); }
+    });
+    panel.querySelector("input[name$=-name]").addEventListener("change", switchTo);
+  });
+
   // Players: 2, 3 or 4 panels at once. Panels past the count are hidden and
   // disabled (not sent); what they hold stays, should the count come back.
   var panels = form.querySelectorAll("fieldset.player"), addButton = document.getElementById("add-player");
@@ -261,6 +315,7 @@
     addButton.hidden = n >= panels.length;
     document.getElementById("player-limit").hidden = n < panels.length;
     form.querySelectorAll(".remove-player").forEach(function (b) { b.hidden = n <= 2; });
+    switchTo();
     keepDraft();
   }
   countButtons.forEach(function (b) {
@@ -429,5 +484,6 @@
     var fill = area.closest(".paste-field").querySelector(".fill-grid");
     fill.addEventListener("click", function () { clearTimeout(idle); pasted(area); });
   });
+  switchTo();
   offerDraft();
 })();

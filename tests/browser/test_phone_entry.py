@@ -364,3 +364,43 @@ def test_without_javascript_cells_come_back_whole_and_legends_counted(browser, l
         assert counts == [f"({len(p['legends'])})" for p in game["players"]]
     finally:
         context.close()
+
+
+# 10. A finished player folds to one line; a player switcher; two players side by side at 1024 px and wider.
+
+
+def test_a_finished_player_folds_to_one_line_with_a_switcher(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.tap(".player-count [data-count='4']")
+    page.fill("#players-0-name", "Ada")
+    page.locator("#players-0-name").blur()
+    page.tap("#player-0 details.paste-field summary")
+    page.fill("#players-0-paste", KINGDOM)
+    page.tap("#player-0 .fill-grid")
+    expect(page.locator("#players-0-cells-15")).to_have_value("dragon")
+    expect(page.locator("#preview-0 [data-row=total]")).not_to_have_text("0")
+    total = page.locator("#preview-0 [data-row=total]").inner_text()
+    page.tap("#player-0 .fold-player")
+    folded = page.locator("#player-0 .fold-line")
+    expect(folded).to_be_visible()
+    expect(folded).to_contain_text("Ada")
+    expect(folded).to_contain_text("16 of 16 cards")
+    expect(folded).to_contain_text(f"{total} points so far")
+    assert page.locator("#player-0").bounding_box()["height"] < 80  # one line
+    expect(page.locator("#players-1-name")).to_be_focused()  # on to the next player
+    switcher = page.locator("#player-switch button")
+    expect(switcher).to_have_text(["Ada", "Player 2", "Player 3", "Player 4"])
+    page.locator("#player-switch button", has_text="Ada").tap()
+    expect(page.locator("#player-0 .kingdom-input")).to_be_visible()
+    expect(page.locator("#players-0-name")).to_be_focused()
+    page.tap("#player-switch button:has-text('Player 4')")
+    top = page.locator("#player-3").bounding_box()["y"]
+    assert 0 <= top < 740 / 2
+
+
+def test_two_players_side_by_side_on_a_wide_screen(desktop, live_server):
+    page = desktop
+    ready(page, live_server + "/")
+    first, second = page.locator("#player-0").bounding_box(), page.locator("#player-1").bounding_box()
+    assert first["y"] == second["y"] and second["x"] >= first["x"] + first["width"]
