@@ -360,6 +360,10 @@ def test_without_javascript_cells_come_back_whole_and_legends_counted(browser, l
         assert cut == []
         shown = page.locator("#player-2 .cell-input input").evaluate_all("boxes => boxes.map(b => b.value)")
         assert shown == [CODES[card] for row in game["players"][2]["kingdom"] for card in row]  # "Dr", not "dra…"
+        tints = page.locator("#player-2 .cell-input input").evaluate_all(
+            "boxes => boxes.map(b => getComputedStyle(b).backgroundColor)"
+        )
+        assert len(set(tints)) == len(set(shown))  # each card keeps its tint
         counts = page.locator("details.legends .count").all_inner_texts()[:4]
         assert counts == [f"({len(p['legends'])})" for p in game["players"]]
     finally:
