@@ -10,9 +10,9 @@ import difflib
 import re
 from datetime import date
 
+from flask_babel import get_locale, get_translations, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -32,6 +32,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card
 from ..store.games import MAX_LOCATION, MAX_NOTES, has_hidden_controls
+from ..words import Words
 
 LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 #: Extra player panels beyond the 4 allowed are dropped; 5..8 still reach the
@@ -114,12 +115,11 @@ def nearest_card(word: str) -> Card | None:
 def not_a_card(word: str) -> str:
     """"“Forrest” is not a card; did you mean Forest?" in the page's language
     (its own quotation marks), for a typed *word* that names no card."""
-    from .i18n import card_name  # i18n reads KEYS from here
-
     card = nearest_card(word)
     if card is None:
         return _("“%(word)s” is not a card.", word=word.strip()[:20])
-    return _("“%(word)s” is not a card; did you mean %(card)s?", word=word.strip()[:20], card=card_name(card))
+    name = Words(get_translations(), str(get_locale() or "en")).card(card)  # an error: written once
+    return _("“%(word)s” is not a card; did you mean %(card)s?", word=word.strip()[:20], card=name)
 
 
 def card_id_of(text: str | None) -> str:
