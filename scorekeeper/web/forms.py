@@ -6,13 +6,14 @@ Field names follow WTForms list conventions: ``ruleset``, ``players-N-name``,
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from datetime import date
 from typing import Any
 
 from babel import support
-from flask_babel import get_locale, ngettext
+from flask_babel import get_locale, get_translations, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -35,6 +36,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card
 from ..store.games import MAX_LOCATION, MAX_NOTES, has_hidden_controls
+from ..words import Words
 
 LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 #: Extra player panels beyond the 4 allowed are dropped; 5..8 still reach the
@@ -42,29 +44,37 @@ LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 _MAX_ENTRIES = 2 * MAX_PLAYERS
 
 
-#: One-letter codes for typing and pasting (the keys of the tap palette) and
-#: the German edition's names; two-letter codes and English names are the
-#: engine's own (:func:`parse_card`).
+#: One-letter codes for typing and pasting (the keys of the tap palette).
 KEYS: dict[str, Card] = {
     "f": Card.FOREST, "s": Card.SWAMP, "m": Card.MOUNTAIN, "p": Card.PLAIN,
     "e": Card.ELVES, "d": Card.DWARVES, "h": Card.HUMANS, "g": Card.GOBLINS,
     "r": Card.DRAGON, "o": Card.PORTAL,
 }  # fmt: skip
-GERMAN_NAMES: dict[str, Card] = {
-    "wald": Card.FOREST, "sumpf": Card.SWAMP, "berg": Card.MOUNTAIN, "ebene": Card.PLAIN,
-    "elfen": Card.ELVES, "zwerge": Card.DWARVES, "menschen": Card.HUMANS, "drache": Card.DRAGON,
-    "drachen": Card.DRAGON, "magisches portal": Card.PORTAL, "magische portale": Card.PORTAL,
+#: The words a table types for each card, English and German, singular and
+#: plural (with and without umlauts), and the German edition's two-letter
+#: codes; canonical ids, English names and codes are the engine's own
+#: (:func:`parse_card`).
+NATURAL_WORDS: dict[Card, tuple[str, ...]] = {
+    Card.FOREST: ("forest", "forests", "wald", "wälder", "walder", "waelder", "wa"),
+    Card.SWAMP: ("swamp", "swamps", "sumpf", "sümpfe", "sumpfe", "suempfe", "su"),
+    Card.MOUNTAIN: ("mountain", "mountains", "berg", "berge", "be"),
+    Card.PLAIN: ("plain", "plains", "ebene", "ebenen", "eb"),
+    Card.ELVES: ("elf", "elfs", "elves", "elfe", "elfen"),
+    Card.DWARVES: ("dwarf", "dwarfs", "dwarves", "zwerg", "zwerge", "zw"),
+    Card.HUMANS: ("human", "humans", "mensch", "menschen", "me"),
+    Card.GOBLINS: ("goblin", "goblins"),
+    Card.DRAGON: ("dragon", "dragons", "drache", "drachen"),
+    Card.PORTAL: ("portal", "portals", "portale", "magic portal", "magic portals", "magical portal",
+                  "magical portals", "magisches portal", "magische portale"),
 }  # fmt: skip
-#: The two-letter codes of German pages (``Words.code``: the first letters of
-#: the German names); accepted in either language, as the English ones are.
-GERMAN_CODES: dict[str, Card] = {
-    "wa": Card.FOREST, "su": Card.SWAMP, "be": Card.MOUNTAIN, "eb": Card.PLAIN, "zw": Card.DWARVES,
-    "me": Card.HUMANS,
-}  # fmt: skip
+_BY_WORD: dict[str, Card] = {word: card for card, words in NATURAL_WORDS.items() for word in words}
 #: Marks a cell whose card is not known yet.
 BLANKS = {".", "-", "_", "?"}
-_TWO_WORDS = re.compile(r"(magical|magisches|magische)\s+(portal|portale)\b", re.IGNORECASE)
+_TWO_WORDS = re.compile(r"(magic|magical|magisches|magische)\s+(portals?|portale)\b", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;|/]+")
+#: What a phone keyboard adds after a word (a full stop after a double space) or
+#: a typist leaves: ignored at either end of a word that has more to it.
+_PUNCTUATION = ".,;:!?…\"'“”„‘’«»()"
 
 
 class KingdomTextError(ValueError):
@@ -72,22 +82,48 @@ class KingdomTextError(ValueError):
     to show (in the page's language), naming the line (1-based)."""
 
 
+def _plain_word(word: str) -> str:
+    key = " ".join(word.split()).lower()
+    trimmed = key.strip(_PUNCTUATION).strip()
+    return trimmed or key
+
+
 def card_of_word(word: str) -> Card | None:
     """The card named by one typed *word*: canonical id, English or German
-    name, two- or one-letter code (any case); ``None`` for a blank mark.
+    name in the singular or plural, two- or one-letter code (any case, end
+    punctuation ignored: ``"El."``); ``None`` for a blank mark.
 
     :raises ValueError: if *word* names no card.
     """
-    key = word.strip().lower()
+    key = _plain_word(word)
     if key in BLANKS:
         return None
     if key in KEYS:
         return KEYS[key]
-    if key in GERMAN_NAMES:
-        return GERMAN_NAMES[key]
-    if key in GERMAN_CODES:
-        return GERMAN_CODES[key]
+    if key in _BY_WORD:
+        return _BY_WORD[key]
     return parse_card(key)
+
+
+def nearest_card(word: str) -> Card | None:
+    """The card whose name or code is closest to a word that names none
+    (``"Forrest"`` → Forest), or ``None`` when nothing is close."""
+    key = _plain_word(word)
+    if len(key) < 3:
+        return None
+    names = {**{card.label.lower(): card for card in Card}, **_BY_WORD}
+    close = difflib.get_close_matches(key, [name for name in names if len(name) > 2], n=1, cutoff=0.7)
+    return names[close[0]] if close else None
+
+
+def not_a_card(word: str) -> str:
+    """"“Forrest” is not a card; did you mean Forest?" in the page's language
+    (its own quotation marks), for a typed *word* that names no card."""
+    card = nearest_card(word)
+    if card is None:
+        return _("“%(word)s” is not a card.", word=word.strip()[:20])
+    name = Words(get_translations(), str(get_locale() or "en")).card(card)  # an error: written once
+    return _("“%(word)s” is not a card; did you mean %(card)s?", word=word.strip()[:20], card=name)
 
 
 def card_id_of(text: str | None) -> str:
@@ -116,7 +152,7 @@ def parse_kingdom_text(text: str) -> list[str]:
         raise KingdomTextError(_("Four lines of four cards are needed, not %(count)d.", count=len(lines)))
     cells: list[str] = []
     for number, line in enumerate(lines, start=1):
-        words = [w for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip())) if w]
+        words = [w for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip())) if w.strip(_PUNCTUATION)]
         if len(words) == 1 and len(words[0]) == 4 and all(ch in KEYS or ch == "." for ch in words[0].lower()):
             words = list(words[0])
         if len(words) != 4:
@@ -132,7 +168,7 @@ def parse_kingdom_text(text: str) -> list[str]:
             try:
                 card = card_of_word(word)
             except ValueError:
-                message = _("Line %(line)d: “%(word)s” is not a card.", line=number, word=word[:20])
+                message = _("Line %(line)d: %(problem)s", line=number, problem=not_a_card(word))
                 problems.append(KingdomTextError(message))
                 continue
             cells.append(card.value if card else "")
@@ -164,7 +200,9 @@ class PlayerForm(Form):
         option_widget=CheckboxInput(),
     )
     paste = TextAreaField(
-        "Type or paste the kingdom", render_kw={"rows": 4, "spellcheck": "false", "autocomplete": "off"}
+        "Type or paste the kingdom",
+        render_kw={"rows": 4, "spellcheck": "false", "autocomplete": "off", "autocapitalize": "off",
+                   "autocorrect": "off"},  # fmt: skip
     )
 
     def apply_paste(self) -> bool:

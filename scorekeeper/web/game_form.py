@@ -20,6 +20,8 @@ from flask_wtf.csrf import generate_csrf
 from ..engine import (
     LEGENDS,
     MAX_PLAYERS,
+    MIN_PLAYERS,
+    Card,
     DuplicateLegend,
     Game,
     GameError,
@@ -28,8 +30,8 @@ from ..engine import (
     UnknownCard,
     UnknownLegend,
 )
-from .forms import GameForm
-from .i18n import N_, error_message, error_text, gettext, ngettext
+from .forms import GameForm, not_a_card
+from .i18n import N_, error_message, error_text, gettext, ngettext, words
 from .security import CSRF_SLOT
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
@@ -79,7 +81,7 @@ def empty_game_form(action_url: str) -> str:
     if session.get("_flashes"):  # a message for this visitor only: render, don't cache
         form = GameForm()
         form.fill_to_minimum()
-        return render_game_form(form, action_url)[0]
+        return render_game_form(form, action_url, date_from_browser=True)[0]
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # tests make many apps
     language = str(get_locale() or "en")
     page = _empty_form_page(app, action_url, request.url_root, request.full_path, language, date.today())
@@ -93,7 +95,7 @@ def _empty_form_page(
     """The empty new-game form for one app, address, language and day, its CSRF token in the slot."""
     form = GameForm()
     form.fill_to_minimum()
-    page = render_game_form(form, action_url)[0]
+    page = render_game_form(form, action_url, date_from_browser=True)[0]  # the phone's day, with JS
     return page.replace(generate_csrf(), CSRF_SLOT)
 
 
@@ -104,9 +106,20 @@ def render_game_form(
     status: int = 200,
     heading: str = N_("Score a game"),
     submit_label: str = N_("Score the game"),
+    date_from_browser: bool = False,
 ):
-    """The game form page (new game or correction) with *messages* for the whole form."""
+    """The game form page (new game or correction) with *messages* for the whole form.
+    *date_from_browser*: the date played is the server's day, for the browser to
+    replace with its own local date (a new game, as first opened)."""
     correcting = submit_label == SAVE_CORRECTION
+    # Every panel up to the most is in the page; those past the players chosen are
+    # hidden and disabled (not sent), for static/js/entry.js to show at once.
+    player_count = len(form.players)
+    added = player_count - 1 if request.form.get("action") == "add" else None  # its name field takes the focus
+    while len(form.players) < MAX_PLAYERS:
+        form.players.append_entry()
+    if date_from_browser:
+        form.played_on.render_kw = {"data-today": date.today().isoformat()}
     return (
         render_template(
             "sheets/form.html",
@@ -117,6 +130,11 @@ def render_game_form(
             messages=messages or [],
             legends=LEGENDS,
             max_players=MAX_PLAYERS,
+            min_players=MIN_PLAYERS,
+            player_count=player_count,
+            added=added,
+            cell_code=_cell_code,
+            CARD_IDS=_CODES,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
             player_problems=_problems,
@@ -125,6 +143,16 @@ def render_game_form(
         ),
         status,
     )
+
+
+#: What a cell box shows for each card: its two-letter code, whole in the narrow box.
+_CODES = {card.value: card.code for card in Card}
+
+
+def _cell_code(card_id: str | None) -> str:
+    """The text a cell box shows: the code of the card *card_id* names, or
+    what was typed when it names none (kept as typed, for its error)."""
+    return _CODES.get(card_id or "", card_id or "")
 
 
 def _problems(panel) -> list[str]:
@@ -200,7 +228,10 @@ def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
         elif isinstance(error, InvalidPlayerName):
             panel.name.errors = [*panel.name.errors, error_text(error)]
         elif isinstance(error, UnknownCard) and error.cell is not None:
-            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, error_message(error)]
+            message = error_message(error)
+            if error.message_id == "card-unknown":  # the card nearest to what was typed, not "card ids"
+                message = f"{words().where(error)}: {not_a_card(str(error.params['value']))}"
+            panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, message]
         elif isinstance(error, (UnknownLegend, DuplicateLegend)):
             panel.legends.errors = [*panel.legends.errors, error_text(error)]
         else:

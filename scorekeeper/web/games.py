@@ -67,10 +67,14 @@ def _too_many_saves() -> str:
 @bp.app_template_filter("when")
 def when(moment: datetime) -> str:
     """``"30 Nov 2026, 14:05 UTC"`` (German ``"30. Nov. 2026, 14:05 UTC"``):
-    how the sheet shows a saved time, in the page's language, always in UTC."""
+    how the sheet shows a saved time, in the page's language, in UTC, as a
+    ``<time>`` element that JavaScript shows in the viewer's time zone."""
     if moment.tzinfo is None:  # SQLite hands back naive UTC
         moment = moment.replace(tzinfo=UTC)
-    return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
+    moment = moment.astimezone(UTC)
+    shown = format_datetime(moment, gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
+    # static/js/app.js rewrites it in the viewer's time zone
+    return Markup('<time class="utc" datetime="{}">{}</time>').format(moment.strftime("%Y-%m-%dT%H:%M:%SZ"), shown)
 
 
 bp.add_app_template_global(revision_changes)
@@ -209,8 +213,10 @@ def manage(public_id: str, secret: str):
 def _correction_refused(limit) -> Response:
     """Over the save limit: the correction form again with every entry."""
     form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
-    page = {"heading": CORRECTING, "submit_label": SAVE_CORRECTION}
-    return make_response(render_game_form(form, action_url, [_too_many_saves()], status=429, **page))
+    page = render_game_form(
+        form, action_url, [_too_many_saves()], status=429, heading=CORRECTING, submit_label=SAVE_CORRECTION
+    )
+    return make_response(page)
 
 
 @bp.route("/g/<public_id>/<secret>/edit", methods=["GET", "POST"])

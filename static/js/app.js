@@ -29,6 +29,23 @@
     });
   });
 
+  // The date played of a new game: the phone's own day, not the server's.
+  var played = document.querySelector("input[data-today]");
+  if (played && played.value === played.dataset.today) {
+    var now = new Date(), two = function (n) { return (n < 10 ? "0" : "") + n; };
+    played.value = played.defaultValue = now.getFullYear() + "-" + two(now.getMonth() + 1) + "-" + two(now.getDate());
+  }
+  // Saved times come in UTC: show them in the viewer's time zone.
+  document.querySelectorAll("time.utc[datetime]").forEach(function (time) {
+    var moment = new Date(time.getAttribute("datetime"));
+    if (isNaN(moment) || !window.Intl) { return; }
+    time.title = time.textContent;
+    time.textContent = new Intl.DateTimeFormat(document.documentElement.lang, {
+      day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+    }).format(moment);
+    time.classList.remove("utc");
+  });
+
   var share = document.getElementById("share-link");
   if (share) {
     share.addEventListener("focus", function () { share.select(); });

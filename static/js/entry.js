@@ -8,10 +8,11 @@
   var form = document.getElementById("game-form");
   var palette = document.getElementById("palette");
   if (!form || !palette || !window.fetch) { return; }
-  var cards = {}, byKey = {}, current = "", undos = [], redos = [], timers = {}, asked = {};
+  var cards = {}, byKey = {}, byCode = {}, current = "", undos = [], redos = [], timers = {}, asked = {};
   palette.querySelectorAll("[data-card]").forEach(function (b) {
     cards[b.dataset.card] = { sym: b.querySelector(".sym").textContent, code: b.dataset.code, name: b.dataset.name };
     byKey[b.dataset.key] = b.dataset.card;
+    byCode[b.dataset.code.toLowerCase()] = b.dataset.card;
   });
   var undoButton = document.getElementById("undo"), redoButton = document.getElementById("redo");
 
@@ -35,26 +36,41 @@
   function set(select, value, batch) {
     if (select.value === value) { return; }
     batch.push([select, select.value, value]);
-    select.value = value;
+    select.value = select.known = value;
     select.cellButton.dataset.pts = "";
     paint(select);
     schedule(select.closest("fieldset.player"));
   }
 
   function keep(batch) {
-    if (batch.length) { undos.push(batch); redos = []; tools(); }
+    if (batch.length) { undos.push(batch); redos = []; tools(); keepDraft(); }
+  }
+
+  // Undo and redo cover every change: cells, Legend ticks, names and other
+  // fields (as each is left), the ruleset and the number of players.
+  function apply(field, value) {
+    if (field === "count") { setCount(value, true); return; }
+    if (field.type === "checkbox" || field.type === "radio") { field.checked = value; } else { field.value = value; }
+    field.known = value;
+    if (field.cellButton) { field.cellButton.dataset.pts = ""; paint(field); }
+    var panel = field.closest("fieldset.player");
+    if (panel) {
+      panel.querySelector("details.legends .count").textContent =
+        "(" + panel.querySelectorAll(".legend-list input:checked").length + ")";
+      if (field.type === "checkbox") { panel.querySelector("details.legends").open = true; }
+      schedule(panel);
+    } else if (field.name === "ruleset") {
+      form.querySelectorAll("fieldset.player").forEach(schedule);
+    }
   }
 
   function replay(from, to, index) {
     var batch = from.pop();
     if (!batch) { return; }
-    batch.slice().reverse().forEach(function (change) {
-      change[0].value = change[index];
-      paint(change[0]);
-      schedule(change[0].closest("fieldset.player"));
-    });
+    batch.slice().reverse().forEach(function (change) { apply(change[0], change[index]); });
     to.push(batch);
     tools();
+    keepDraft();
   }
 
   function tools() {
@@ -62,7 +78,22 @@
     redoButton.disabled = !redos.length;
   }
 
+  // A tap on a cell with no card type chosen: said right below the cell's row.
+  var note = el("p", "tap-note", "");
+  note.setAttribute("role", "status");
+  note.id = "tap-note";
+  function chooseFirst(button) {
+    var grid = button.closest(".kingdom-input"), all = cellsOf(button);
+    var rowEnd = all[Math.floor(all.indexOf(button) / 4) * 4 + 3].parentNode;
+    note.textContent = palette.dataset.chooseFirst;
+    grid.insertBefore(note, rowEnd.nextSibling);
+    note.hidden = false;
+    palette.classList.add("nudge");
+    setTimeout(function () { palette.classList.remove("nudge"); }, 600);
+  }
+
   function choose(card) {
+    note.hidden = true;
     current = current === card ? "" : card;
     palette.querySelectorAll("[data-card]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.dataset.card === current));
@@ -100,6 +131,7 @@
         table.querySelector("[data-row=" + row + "]").textContent = answer.rows[row];
       });
       table.querySelector("[data-row=total]").textContent = answer.total;
+      if (panel.classList.contains("folded")) { fold(panel, true); }
       selects.forEach(function (s, m) {
         var p = answer.points[m];
         s.cellButton.dataset.pts = p === null ? "" : (p > 0 ? "+" : "") + p;
@@ -109,13 +141,13 @@
   }
 
   // The text box: four lines of four cards fill the grid once the engine's parser accepts them.
-  function pasted(area) {
+  function pasted(area, quiet) {
     var panel = area.closest("fieldset.player"), status = panel.querySelector(".paste-status");
     var text = area.value.trim();
     if (!text) { status.textContent = ""; return; }
     post({ ruleset: ruleset(), text: text }).then(function (answer) {
       if (answer.errors) {
-        if (text.split("\n").length >= 4) { status.textContent = answer.errors.join(" "); }
+        if (!quiet && text.split("\n").length >= 4) { status.textContent = answer.errors.join(" "); }
         return;
       }
       var batch = [];
@@ -157,6 +189,9 @@
       var b = el("button", "cell-btn");
       b.type = "button";
       b.tabIndex = m ? -1 : 0;
+      // the page shows a card by its code ("Dr"); the palette works with ids
+      var card = byCode[select.value.toLowerCase()];
+      if (card) { select.value = select.defaultValue = card; }
       select.cellButton = b;
       b.select = select;
       select.parentNode.appendChild(b);
@@ -179,7 +214,7 @@
       b.addEventListener("contextmenu", function (e) { e.preventDefault(); });
       b.addEventListener("click", function () {
         if (held) { held = false; return; }
-        if (!current) { palette.classList.add("nudge"); setTimeout(function () { palette.classList.remove("nudge"); }, 600); return; }
+        if (!current) { chooseFirst(b); return; }
         var batch = [];
         set(select, select.value === current ? "" : current, batch);
         keep(batch);
@@ -214,30 +249,241 @@
     });
   });
 
+  // A finished player folds to one line (name, cards, points so far); the
+  // switcher at the top opens any player. Without JavaScript all stay open.
+  var switcher = document.getElementById("player-switch");
+  function line(panel) {
+    var name = panel.querySelector("input[name$=-name]").value.trim() || panel.querySelector("legend").textContent;
+    var filled = Array.prototype.filter.call(panel.querySelectorAll(".cell-input input"), function (s) { return s.value; }).length;
+    var total = document.getElementById("preview-" + panel.dataset.player).querySelector("[data-row=total]").textContent;
+    return [name, palette.dataset.cards.replace("{count}", filled), palette.dataset.points.replace("{total}", total)];
+  }
+  function fold(panel, folded) {
+    var folding = panel.querySelector(".fold-line");
+    if (!folding) {
+      folding = el("button", "fold-line", "");
+      folding.type = "button";
+      panel.insertBefore(folding, panel.querySelector("legend").nextSibling);
+      folding.addEventListener("click", function () { open(panel); });
+    }
+    panel.classList.toggle("folded", folded);
+    folding.hidden = !folded;
+    if (folded) {
+      folding.textContent = "";
+      line(panel).forEach(function (text, m) { folding.appendChild(el(m ? "span" : "strong", "", text)); });
+    }
+    panel.querySelector(".fold-player").setAttribute("aria-expanded", String(!folded));
+    switchTo();
+  }
+  function open(panel) {
+    fold(panel, false);
+    panel.scrollIntoView({ block: "start" });
+    panel.querySelector("input[name$=-name]").focus({ preventScroll: true });
+  }
+  function switchTo() {
+    switcher.textContent = "";
+    form.querySelectorAll("fieldset.player:not([disabled])").forEach(function (panel) {
+      var b = el("button", "", line(panel)[0]);
+      b.type = "button";
+      if (panel.classList.contains("folded")) { b.className = "folded"; }
+      b.addEventListener("click", function () { open(panel); });
+      switcher.appendChild(b);
+    });
+    switcher.hidden = false;
+  }
+  form.querySelectorAll("fieldset.player").forEach(function (panel) {
+    var done = panel.querySelector(".fold-player");
+    done.hidden = false;
+    done.addEventListener("click", function () {
+      fold(panel, true);
+      var next = form.querySelector("fieldset.player:not([disabled]):not(.folded)");
+      if (next) { open(next); } else { panel.scrollIntoView({ block: "nearest" }); }
+    });
+    panel.querySelector("input[name$=-name]").addEventListener("change", switchTo);
+  });
+
+  // Players: 2, 3 or 4 panels at once. Panels past the count are hidden and
+  // disabled (not sent); what they hold stays, should the count come back.
+  var panels = form.querySelectorAll("fieldset.player"), addButton = document.getElementById("add-player");
+  var countButtons = form.querySelectorAll(".player-count [data-count]");
+  function playerCount() { return form.querySelectorAll("fieldset.player:not([disabled])").length; }
+  function setCount(n, replaying) {
+    var before = playerCount();
+    if (!replaying && n !== before) { keep([["count", before, n]]); }
+    panels.forEach(function (panel, i) { panel.hidden = panel.disabled = i >= n; });
+    countButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(Number(b.dataset.count) === n)); });
+    addButton.hidden = n >= panels.length;
+    document.getElementById("player-limit").hidden = n < panels.length;
+    form.querySelectorAll(".remove-player").forEach(function (b) { b.hidden = n <= 2; });
+    switchTo();
+    keepDraft();
+  }
+  countButtons.forEach(function (b) {
+    b.addEventListener("click", function () { setCount(Number(b.dataset.count)); });
+  });
+  addButton.addEventListener("click", function (e) {
+    var n = playerCount();
+    if (n >= panels.length) { return; }
+    e.preventDefault();
+    setCount(n + 1);
+    var name = panels[n].querySelector("input[name$=-name]");
+    name.focus();
+    name.scrollIntoView({ block: "center" });
+  });
+
+  // The draft: what is entered is kept in this browser (localStorage) at each
+  // change, so that a reload or a closed tab loses nothing; it is offered back
+  // on the next visit. A leave-page prompt only while a change could not be kept.
+  var draftKey = "scorekeeper.draft:" + form.getAttribute("action"), unkept = false, started = false;
+  function entries() {
+    var fields = [];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.disabled || /^(csrf_token|action|based_on)$/.test(field.name) ||
+          /^(submit|button|hidden)$/.test(field.type)) { return; }
+      if (field.type === "checkbox" || field.type === "radio") {
+        if (field.checked) { fields.push([field.name, field.value]); }
+      } else {
+        fields.push([field.name, field.value]);
+      }
+    });
+    return { count: playerCount(), fields: fields };
+  }
+  function isEmpty(state) {
+    return !state.fields.some(function (f) {
+      return f[1] && /^players-/.test(f[0]);
+    });
+  }
+  function readDraft() {
+    try { return JSON.parse(window.localStorage.getItem(draftKey)); } catch (e) { return null; }
+  }
+  function keepDraft(sent) {
+    if (!started) { return; }
+    try {
+      window.localStorage.setItem(draftKey, JSON.stringify({ sent: !!sent, entries: entries() }));
+      unkept = false;
+    } catch (e) { unkept = true; }
+  }
+  function restore(state) {
+    setCount(state.count, true);
+    form.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (box) {
+      if (!box.disabled) { box.checked = false; }
+    });
+    state.fields.forEach(function (f) {
+      form.querySelectorAll("[name='" + f[0] + "']").forEach(function (field) {
+        if (field.type === "checkbox" || field.type === "radio") {
+          if (field.value === f[1]) { field.checked = true; }
+        } else {
+          field.value = f[1];
+        }
+      });
+    });
+    undos = []; redos = []; tools();
+    remember();
+    form.querySelectorAll("fieldset.player").forEach(function (panel) {
+      panel.querySelectorAll(".cell-input input").forEach(function (s) { s.cellButton.dataset.pts = ""; paint(s); });
+      var count = panel.querySelector("details.legends .count");
+      count.textContent = "(" + panel.querySelectorAll(".legend-list input:checked").length + ")";
+      schedule(panel);
+    });
+  }
+  function offerDraft() {
+    var draft = readDraft(), now = entries(), offer = document.getElementById("draft-offer");
+    started = true;
+    if (draft && draft.entries && !draft.sent && !isEmpty(draft.entries) &&
+        JSON.stringify(draft.entries) !== JSON.stringify(now)) {
+      var names = draft.entries.fields.filter(function (f) { return /-name$/.test(f[0]) && f[1]; })
+        .map(function (f) { return f[1]; });
+      offer.querySelector(".draft-what").textContent = names.length ? "(" + names.join(", ") + ")" : "";
+      offer.hidden = false;
+      started = false;  // nothing is overwritten until a choice or a change
+      document.getElementById("draft-continue").addEventListener("click", function () {
+        started = true;
+        restore(draft.entries);
+        offer.hidden = true;
+        keepDraft();
+        var first = form.querySelector("input[name$=-name]");
+        if (first) { first.focus(); }
+      });
+      document.getElementById("draft-discard").addEventListener("click", function () {
+        started = true;
+        offer.hidden = true;
+        keepDraft();
+      });
+      return;
+    }
+    if (draft && draft.sent && isEmpty(now)) {  // scored or saved since: a new game starts empty
+      try { window.localStorage.removeItem(draftKey); } catch (e) { /* nothing kept */ }
+      return;
+    }
+    if (!isEmpty(now)) { keepDraft(); }  // the page came back with entries
+  }
+  form.addEventListener("input", function () { started = true; keepDraft(); });
+  form.addEventListener("change", function () { started = true; keepDraft(); });
+  form.addEventListener("submit", function () { keepDraft(true); unkept = false; });
+  window.addEventListener("beforeunload", function (e) {
+    if (unkept) { e.preventDefault(); e.returnValue = ""; }
+  });
+
   palette.querySelectorAll("[data-card]").forEach(function (b) {
     b.addEventListener("click", function () { choose(b.dataset.card); });
   });
   undoButton.addEventListener("click", function () { replay(undos, redos, 1); });
   redoButton.addEventListener("click", function () { replay(redos, undos, 2); });
   document.addEventListener("keydown", function (e) {
-    if (!(e.ctrlKey || e.metaKey) || /^(INPUT|TEXTAREA)$/.test(e.target.tagName)) { return; }
+    var typing = /^(INPUT|TEXTAREA)$/.test(e.target.tagName) && !/^(checkbox|radio)$/.test(e.target.type);
+    if (!(e.ctrlKey || e.metaKey) || typing) { return; }
     var key = e.key.toLowerCase();
     if (key === "z" && !e.shiftKey) { replay(undos, redos, 1); } else if (key === "y" || (key === "z" && e.shiftKey)) { replay(redos, undos, 2); } else { return; }
     e.preventDefault();
   });
+  // what each field held, for undo
+  function remember() {
+    Array.prototype.forEach.call(form.elements, function (field) {
+      field.known = field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+    });
+  }
+  remember();
   form.addEventListener("change", function (e) {
+    var t = e.target;
+    if (t.type === "radio") {
+      var was = Array.prototype.filter.call(form.querySelectorAll("input[name='" + t.name + "']"), function (r) {
+        return r !== t && r.known;
+      });
+      keep(was.map(function (r) { r.known = false; return [r, true, false]; }).concat([[t, false, true]]));
+      t.known = true;
+    } else if (t.type === "checkbox") {
+      keep([[t, !t.checked, t.checked]]);
+      t.known = t.checked;
+    } else if (t.name && !/-paste$/.test(t.name) && t.known !== t.value) {
+      keep([[t, t.known, t.value]]);
+      t.known = t.value;
+    }
     if (e.target.name === "ruleset") {
       form.querySelectorAll("fieldset.player").forEach(schedule);
     } else if (e.target.type === "checkbox") {
       schedule(e.target.closest("fieldset.player"));
     }
   });
-  // Pasted text fills the grid at once; typed text when the box is left (a pause
-  // mid-word must not read "D" of "Dr" as the key letter of Dwarves).
+  // Pasted text fills the grid at once; typed text as soon as four lines of four
+  // words are there and the last word is finished (a space or line break after
+  // it, or a pause of 1.5 s: a short pause mid-word must not read "D" of "Dr" as
+  // the key letter of Dwarves), when the box is left, or on "Fill the grid".
+  function fourLines(text) {
+    var lines = text.split("\n").filter(function (line) { return line.trim(); });
+    return lines.length === 4 && lines[3].trim().split(/[\s,;|/]+/).length >= (lines[3].trim().length === 4 ? 1 : 4);
+  }
   form.querySelectorAll(".paste-field textarea").forEach(function (area) {
+    var idle = null;
     area.addEventListener("input", function (e) {
-      if (e.inputType === "insertFromPaste" || e.inputType === "insertFromDrop") { pasted(area); }
+      clearTimeout(idle);
+      if (e.inputType === "insertFromPaste" || e.inputType === "insertFromDrop") { pasted(area); return; }
+      if (!fourLines(area.value)) { return; }
+      if (/\s$/.test(area.value)) { pasted(area, true); } else { idle = setTimeout(function () { pasted(area, true); }, 1500); }
     });
-    area.addEventListener("change", function () { pasted(area); });
+    area.addEventListener("change", function () { clearTimeout(idle); pasted(area); });
+    var fill = area.closest(".paste-field").querySelector(".fill-grid");
+    fill.addEventListener("click", function () { clearTimeout(idle); pasted(area); });
   });
+  switchTo();
+  offerDraft();
 })();

@@ -17,9 +17,12 @@ ROWS = ["elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflict
 
 def enter_game(page, base: str, game: dict) -> None:
     page.goto(base + "/")
-    for _ in range(len(game["players"]) - 2):
-        with page.expect_navigation():  # "Add a player" posts the form
-            page.click("#add-player")
+    if page.locator(".player-count").is_visible():
+        page.click(f".player-count [data-count='{len(game['players'])}']")  # the panels at once
+    else:
+        for _ in range(len(game["players"]) - 2):
+            with page.expect_navigation():  # without JavaScript, "Add a player" posts the form
+                page.click("#add-player")
     if game.get("ruleset", "pocket") != "pocket":
         page.check(f"input[name=ruleset][value={game['ruleset']}]")
     for i, player in enumerate(game["players"]):

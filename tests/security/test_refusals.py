@@ -28,7 +28,7 @@ def csrf(client, path: str) -> str:
 
 
 def names(soup: BeautifulSoup) -> list[str]:
-    return [box.get("value", "") for box in soup.select("input[name$='-name']")]
+    return [box.get("value", "") for box in soup.select("fieldset.player:not([disabled]) input[name$='-name']")]
 
 
 def saved_game(client) -> tuple[str, str]:

@@ -97,7 +97,7 @@ def test_text_box_error_is_shown_beside_it_with_entries_kept(client):
     errors = soup.select_one("#players-1-paste-errors").get_text()
     assert "Line 1 has 3 cards, not 4." in errors and "Line 4: “Troll” is not a card." in errors
     assert soup.select_one("#players-1-paste").get_text().strip().startswith("Fo El Po")
-    assert soup.select_one("input[name='players-3-cells-15']")["value"] == "dwarves"
+    assert soup.select_one("input[name='players-3-cells-15']")["value"] == "Dw"  # the code, whole in the box
 
 
 def test_card_codes_are_documented_on_the_form(client):

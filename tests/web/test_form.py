@@ -7,6 +7,7 @@ import copy
 import pytest
 from bs4 import BeautifulSoup
 
+from scorekeeper.web.forms import card_id_of
 from tests.conftest import CASE_FILES, form_data, load_case, make_test_app
 
 GAME = load_case(CASE_FILES[18])["game"]  # 19-four-players: four players, legends
@@ -25,8 +26,8 @@ def assert_entries_kept(soup: BeautifulSoup, data: dict) -> None:
             assert soup.select_one("input[name=ruleset][checked]")["value"] == value
         elif key.endswith("-name"):
             assert soup.select_one(f"input[name='{key}']").get("value", "") == value, key
-        elif "-cells-" in key:
-            assert soup.select_one(f"input[name='{key}']").get("value", "") == value, key
+        elif "-cells-" in key:  # a card comes back as its code ("Fo"), anything else as typed
+            assert card_id_of(soup.select_one(f"input[name='{key}']").get("value", "")) == card_id_of(value), key
         elif key.endswith("-legends"):
             checked = {box["value"] for box in soup.select(f"input[name='{key}'][checked]")}
             assert checked == set(value) & {box["value"] for box in soup.select(f"input[name='{key}']")}, key
@@ -34,11 +35,11 @@ def assert_entries_kept(soup: BeautifulSoup, data: dict) -> None:
 
 def test_new_form_has_two_empty_player_panels(client):
     soup = soup_of(client.get("/"))
-    assert len(soup.select("fieldset.player")) == 2
+    assert len(soup.select("fieldset.player:not([disabled])")) == 2
     assert len(soup.select("input[name^='players-0-cells-'][list=cards]")) == 16
     assert soup.select_one("input[name='players-1-cells-15']")
     assert [o["value"] for o in soup.select("datalist#cards option")] == [
-        "forest", "swamp", "mountain", "plain", "elves", "dwarves", "humans", "goblins", "dragon", "portal"
+        "Fo", "Sw", "Mo", "Pl", "El", "Dw", "Hu", "Go", "Dr", "Po"
     ]
     assert len(soup.select("input[name='players-0-legends'][type=checkbox]")) == 15
     assert soup.select_one("input[name=ruleset][value=pocket][checked]")
@@ -56,15 +57,17 @@ def test_adding_a_player_keeps_every_entry(client):
     two["players"] = two["players"][:3]
     data = form_data(two, action="add")
     soup = soup_of(client.post("/", data=data))
-    assert len(soup.select("fieldset.player")) == 4
+    assert len(soup.select("fieldset.player:not([disabled])")) == 4
     assert_entries_kept(soup, data)
-    assert soup.select_one("#add-player") is None  # four is the most
+    assert soup.select_one("#add-player").has_attr("hidden")  # four is the most, and the page says so
+    assert not soup.select_one("#player-limit").has_attr("hidden")
+    assert soup.select_one("#player-limit").get_text() == "A game has 2 to 4 players."
 
 
 def test_removing_a_player_keeps_the_others(client):
     data = form_data(GAME, action="remove-1")
     soup = soup_of(client.post("/", data=data))
-    names = [i.get("value") for i in soup.select("input[name$='-name']")]
+    names = [i.get("value") for i in soup.select("fieldset.player:not([disabled]) input[name$='-name']")]
     assert names == ["Ada", "Cy", "Di"]
     kept = form_data({"ruleset": GAME["ruleset"], "players": [GAME["players"][i] for i in (0, 2, 3)]})
     assert_entries_kept(soup, kept)
@@ -146,7 +149,7 @@ def test_R8_player_count_refused_with_a_message(client, players):
     assert response.status_code == 422
     soup = soup_of(response)
     assert f"2 to 4 players, not {players}" in soup.select_one("#form-errors").get_text()
-    assert len(soup.select("fieldset.player")) == players
+    assert len(soup.select("fieldset.player:not([disabled])")) == players
     assert_entries_kept(soup, data)
 
 
@@ -214,14 +217,16 @@ def test_adding_a_player_works_even_with_an_expired_csrf_token(csrf_client):
     response = csrf_client.post("/", data=data | {"csrf_token": "stale"})
     assert response.status_code == 200
     soup = soup_of(response)
-    assert len(soup.select("fieldset.player")) == 3
+    assert len(soup.select("fieldset.player:not([disabled])")) == 3
     assert_entries_kept(soup, data)
 
 
 def test_add_and_remove_buttons_return_to_the_panel_concerned(client):
     data = form_data({**GAME, "players": GAME["players"][:2]}, action="add")
     soup = soup_of(client.post("/", data=data))
-    assert soup.select_one("#add-player")["formaction"] == "/#player-3"
+    # the new panel's name field takes the focus (a URL fragment would stop autofocus)
+    assert soup.select_one("#add-player")["formaction"] == "/"
+    assert soup.select_one("#players-2-name").has_attr("autofocus")
     assert soup.select_one("#player-2 .remove-player")["formaction"] == "/#player-1"
 
 
@@ -245,9 +250,9 @@ def test_cells_accept_names_and_codes_and_keep_what_is_not_a_card(client):
     data["players-0-cells-3"] = "unicorn"
     soup = soup_of(client.post("/", data=data))
     assert soup.select_one("#players-0-cells-3")["value"] == "unicorn"
-    assert soup.select_one("#players-0-cells-0")["value"] == "forest"
+    assert soup.select_one("#players-0-cells-0")["value"] == "Fo"
     errors = soup.select_one("#players-0-cells-errors").get_text()
-    assert "row 1, column 4: 'unicorn' is not one of the ten card ids" in errors
+    assert "row 1, column 4: “unicorn” is not a card." in errors
 
 
 def test_a_tampered_ruleset_is_refused_in_the_page_language(client):
@@ -282,7 +287,7 @@ def test_switching_language_on_the_form_keeps_every_entry(client):
     soup = BeautifulSoup(response.data, "html.parser")
     assert soup.html["lang"] == "de" and soup.select_one("#score").get_text() == "Partie werten"
     assert soup.select_one("#players-0-name")["value"] == game["players"][0]["name"]
-    assert soup.select_one("#players-1-cells-15")["value"] == game["players"][1]["kingdom"][3][3]
+    assert card_id_of(soup.select_one("#players-1-cells-15")["value"]) == game["players"][1]["kingdom"][3][3]
     assert soup.select_one("#form-errors") is None  # nothing was scored, nothing refused
 
 

@@ -6,6 +6,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from scorekeeper.engine import LEGENDS
+from scorekeeper.web.forms import card_id_of
 from tests.conftest import CASE_FILES, form_data, load_case
 
 ROWS = ["elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflicts"]
@@ -155,7 +156,7 @@ def test_edit_returns_the_filled_form(client):
         assert soup.select_one(f"#players-{i}-name")["value"] == player["name"]
         cells = [card for row in player["kingdom"] for card in row]
         for m, card in enumerate(cells):
-            assert soup.select_one(f"#players-{i}-cells-{m}")["value"] == card
+            assert card_id_of(soup.select_one(f"#players-{i}-cells-{m}")["value"]) == card
         checked = [box["value"] for box in soup.select(f"#player-{i} input[type=checkbox][checked]")]
         assert checked == [legend.id for legend in LEGENDS if legend.id in player["legends"]]
     assert soup.select_one("input[name=ruleset][checked]")["value"] == game["ruleset"]
