@@ -147,12 +147,14 @@ def render_game_form(
 
 #: What a cell box shows for each card: its two-letter code, whole in the narrow box.
 _CODES = {card.value: card.code for card in Card}
+_CARDS_BY_ID = {card.value: card for card in Card}
 
 
 def _cell_code(card_id: str | None) -> str:
-    """The text a cell box shows: the code of the card *card_id* names, or
-    what was typed when it names none (kept as typed, for its error)."""
-    return _CODES.get(card_id or "", card_id or "")
+    """The text a cell box shows: the code, in the page's language, of the card
+    *card_id* names, or what was typed when it names none (kept as typed, for its error)."""
+    card = _CARDS_BY_ID.get(card_id or "")
+    return words().code(card) if card is not None else card_id or ""
 
 
 def _problems(panel) -> list[str]:

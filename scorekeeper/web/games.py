@@ -67,14 +67,11 @@ def _too_many_saves() -> str:
 @bp.app_template_filter("when")
 def when(moment: datetime) -> str:
     """``"30 Nov 2026, 14:05 UTC"`` (German ``"30. Nov. 2026, 14:05 UTC"``):
-    how the sheet shows a saved time, in the page's language, in UTC, as a
-    ``<time>`` element that JavaScript shows in the viewer's time zone."""
+    a saved time in the page's language, in UTC, as text (the PDF; pages use
+    :func:`local_time`, which JavaScript shows in the viewer's time zone)."""
     if moment.tzinfo is None:  # SQLite hands back naive UTC
         moment = moment.replace(tzinfo=UTC)
-    moment = moment.astimezone(UTC)
-    shown = format_datetime(moment, gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
-    # static/js/app.js rewrites it in the viewer's time zone
-    return Markup('<time class="utc" datetime="{}">{}</time>').format(moment.strftime("%Y-%m-%dT%H:%M:%SZ"), shown)
+    return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
 
 
 bp.add_app_template_global(revision_changes)

@@ -35,16 +35,7 @@
     var now = new Date(), two = function (n) { return (n < 10 ? "0" : "") + n; };
     played.value = played.defaultValue = now.getFullYear() + "-" + two(now.getMonth() + 1) + "-" + two(now.getDate());
   }
-  // Saved times come in UTC: show them in the viewer's time zone.
-  document.querySelectorAll("time.utc[datetime]").forEach(function (time) {
-    var moment = new Date(time.getAttribute("datetime"));
-    if (isNaN(moment) || !window.Intl) { return; }
-    time.title = time.textContent;
-    time.textContent = new Intl.DateTimeFormat(document.documentElement.lang, {
-      day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
-    }).format(moment);
-    time.classList.remove("utc");
-  });
+  // Saved times (<time class="local-time">) are shown in the viewer's time zone by times.js.
 
   var share = document.getElementById("share-link");
   if (share) {

@@ -466,23 +466,20 @@
   });
   // Pasted text fills the grid at once; typed text as soon as four lines of four
   // words are there and the last word is finished (a space or line break after
-  // it, or a pause of 1.5 s: a short pause mid-word must not read "D" of "Dr" as
-  // the key letter of Dwarves), when the box is left, or on "Fill the grid".
+  // it; never a pause: a pause mid-word must not read "D" of "Dr" as the key
+  // letter of Dwarves), when the box is left, or on "Fill the grid".
   function fourLines(text) {
     var lines = text.split("\n").filter(function (line) { return line.trim(); });
     return lines.length === 4 && lines[3].trim().split(/[\s,;|/]+/).length >= (lines[3].trim().length === 4 ? 1 : 4);
   }
   form.querySelectorAll(".paste-field textarea").forEach(function (area) {
-    var idle = null;
     area.addEventListener("input", function (e) {
-      clearTimeout(idle);
       if (e.inputType === "insertFromPaste" || e.inputType === "insertFromDrop") { pasted(area); return; }
-      if (!fourLines(area.value)) { return; }
-      if (/\s$/.test(area.value)) { pasted(area, true); } else { idle = setTimeout(function () { pasted(area, true); }, 1500); }
+      if (fourLines(area.value) && /\s$/.test(area.value)) { pasted(area, true); }
     });
-    area.addEventListener("change", function () { clearTimeout(idle); pasted(area); });
+    area.addEventListener("change", function () { pasted(area); });
     var fill = area.closest(".paste-field").querySelector(".fill-grid");
-    fill.addEventListener("click", function () { clearTimeout(idle); pasted(area); });
+    fill.addEventListener("click", function () { pasted(area); });
   });
   switchTo();
   offerDraft();

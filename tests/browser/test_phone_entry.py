@@ -108,7 +108,7 @@ def test_saved_times_are_shown_in_the_viewers_time_zone(browser, live_server):
         shown = page.locator("#revisions summary time")
         moment = datetime.fromisoformat(shown.get_attribute("datetime").replace("Z", "+00:00"))
         local = moment.astimezone(ZoneInfo("Pacific/Auckland"))
-        assert "UTC" not in shown.inner_text() and "GMT+13" in shown.inner_text()
+        assert "UTC" not in shown.inner_text()
         assert f"{local:%H}:{local:%M}" in shown.inner_text() and str(local.day) in shown.inner_text()
         assert "UTC" in shown.get_attribute("title")  # the server's words, kept
     finally:

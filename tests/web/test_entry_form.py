@@ -133,7 +133,7 @@ def test_saved_times_without_javascript_are_marked_utc(db_client):
     public, private = save(db_client)
     data = form_data(FOUR["game"]) | {"played_on": "2026-11-28", "location": "Garten", "based_on": "1"}
     assert db_client.post(private + "/edit", data=data).status_code == 303
-    time = soup_of(db_client.get(private)).select_one("#revisions summary time.utc")
+    time = soup_of(db_client.get(private)).select_one("#revisions summary time.local-time")
     assert time.get_text().endswith(" UTC") and time["datetime"].endswith("Z")
 
 
