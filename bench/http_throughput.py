@@ -216,9 +216,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     results: dict[str, list[tuple[float, float]]] = {}
     with ExitStack() as stack:
-        hello = stack.enter_context(
-            gunicorn("sqlite://", workers=args.workers, app="bench.hello:app", cwd=str(ROOT))
-        )
+        hello = stack.enter_context(gunicorn("sqlite://", workers=args.workers, app="bench.hello:app", cwd=str(ROOT)))
         other = {"command": args.checkout / ".venv" / "bin" / "gunicorn", "cwd": args.checkout} if args.checkout else {}
         base = stack.enter_context(
             gunicorn(f"sqlite:///{folder / 'http.sqlite3'}", workers=args.workers, **other,

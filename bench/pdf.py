@@ -45,6 +45,7 @@ def main() -> None:
     days = iter(range(10**6))  # a different date each time: a new link, so no PDF comes from the cache
 
     for paper in ("a4", "letter"):
+
         def url(paper: str = paper) -> str:
             played_on = date(2026, 1, 1) + timedelta(days=next(days))
             return f"/sheet/{encode_game(parsed, played_on)}.pdf?paper={paper}"

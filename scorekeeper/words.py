@@ -116,8 +116,10 @@ def _signed_pattern() -> NumberPattern:
 
     return parse_pattern("+#,##0;-#,##0")
 
+
 #: How many ways of reaching a card one :class:`Words` keeps written.
 _KEPT_WAYS = 1024
+
 
 @functools.cache
 def _locale(name: str) -> Locale:

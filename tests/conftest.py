@@ -151,9 +151,13 @@ def _fresh_postgres(url: str) -> None:
                 except DBAPIError:  # no table: a test took the schema down
                     version = None
             if version is not None and version == _postgres["version"]:
-                tables = connection.exec_driver_sql(
-                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
-                ).scalars().all()
+                tables = (
+                    connection.exec_driver_sql(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+                    )
+                    .scalars()
+                    .all()
+                )
                 if tables:
                     names = ", ".join(f'"{name}"' for name in tables)
                     connection.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")

@@ -78,9 +78,7 @@ class Game:
                 errors.append(InvalidGame("players-missing"))
             raise GameErrors(errors)
         if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
-            errors.append(
-                PlayerCountError("player-count", count=len(raw_players), least=MIN_PLAYERS, most=MAX_PLAYERS)
-            )
+            errors.append(PlayerCountError("player-count", count=len(raw_players), least=MIN_PLAYERS, most=MAX_PLAYERS))
             raise GameErrors(errors)
 
         players: list[Player] = []

@@ -117,7 +117,7 @@ def nearest_card(word: str) -> Card | None:
 
 
 def not_a_card(word: str) -> str:
-    """"“Forrest” is not a card; did you mean Forest?" in the page's language
+    """ "“Forrest” is not a card; did you mean Forest?" in the page's language
     (its own quotation marks), for a typed *word* that names no card."""
     card = nearest_card(word)
     if card is None:
@@ -201,8 +201,13 @@ class PlayerForm(Form):
     )
     paste = TextAreaField(
         "Type or paste the kingdom",
-        render_kw={"rows": 4, "spellcheck": "false", "autocomplete": "off", "autocapitalize": "off",
-                   "autocorrect": "off"},  # fmt: skip
+        render_kw={
+            "rows": 4,
+            "spellcheck": "false",
+            "autocomplete": "off",
+            "autocapitalize": "off",
+            "autocorrect": "off",
+        },  # fmt: skip
     )
 
     def apply_paste(self) -> bool:

@@ -89,9 +89,7 @@ def empty_game_form(action_url: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _empty_form_page(
-    app: object, action_url: str, url_root: str, full_path: str, language: str, day: date
-) -> str:
+def _empty_form_page(app: object, action_url: str, url_root: str, full_path: str, language: str, day: date) -> str:
     """The empty new-game form for one app, address, language and day, its CSRF token in the slot."""
     form = GameForm()
     form.fill_to_minimum()

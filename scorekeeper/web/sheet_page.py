@@ -121,8 +121,6 @@ def token_sheet(token: str) -> str:
     return page.replace(CSRF_SLOT, generate_csrf())
 
 
-
-
 @functools.lru_cache(maxsize=512)
 def _sheet_page(token: str, url_root: str, language: str) -> str:
     game, played_on = game_from_token(token)

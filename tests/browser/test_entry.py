@@ -223,9 +223,7 @@ def test_no_javascript_keeps_the_plain_form(browser, live_server):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious_and_no_other_host_is_asked(browser, live_server, axe_script, size, scheme):
     # axe-core is injected as an inline script, which the app's CSP forbids: let the test tool in.
-    context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, color_scheme=scheme, bypass_csp=True
-    )
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
     hosts = []
     page.on("request", lambda request: hosts.append(request.url.split("/")[2]))
@@ -302,16 +300,18 @@ def test_switching_language_keeps_what_was_tapped(phone, live_server):
 
 
 def test_a_pause_while_typing_in_the_text_box_reads_nothing_early(phone, live_server):
-    """"Go Sw Go D", a pause, then "r": the last card is a Dragon, not the Dwarves of key letter D."""
+    """ "Go Sw Go D", a pause, then "r": the last card is a Dragon, not the Dwarves of key letter D."""
     page = phone
     page.clock.install()  # the page's timers: the pause below passes on the page's clock, not the test's
     start(page, live_server, players=2)
     reads = []  # the box's text sent to be read (the cells' own previews aside)
     page.on(
         "request",
-        lambda request: "/api/preview" in request.url
-        and "text" in json.loads(request.post_data or "{}")
-        and reads.append(request.post_data),
+        lambda request: (
+            "/api/preview" in request.url
+            and "text" in json.loads(request.post_data or "{}")
+            and reads.append(request.post_data)
+        ),
     )
     page.click("#player-0 details.paste-field summary")
     box = page.locator("#players-0-paste")

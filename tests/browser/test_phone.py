@@ -37,10 +37,7 @@ def enter_game(page, base: str, game: dict) -> None:
 
 def read_table(page) -> dict[str, list[int]]:
     return {
-        row: [
-            int(v)
-            for v in page.locator(f"#row-{row} td").evaluate_all("tds => tds.map(td => td.dataset.value)")
-        ]
+        row: [int(v) for v in page.locator(f"#row-{row} td").evaluate_all("tds => tds.map(td => td.dataset.value)")]
         for row in ROWS
     }
 

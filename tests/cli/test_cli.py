@@ -86,8 +86,7 @@ def test_R7_5_text_sheet_states_tiebreak_and_shared_place(tmp_path):
 
     assert (
         "Ada ahead of Bo: both have 6 Harmony Points; with their rows sorted from highest to lowest, "
-        "the highest row decides, 6 vs 4."
-        in tiebreak.stdout
+        "the highest row decides, 6 vs 4." in tiebreak.stdout
     )
     assert "Winners (shared): Ada, Bo" in shared.stdout
     assert "Ada and Bo share place 1" in shared.stdout

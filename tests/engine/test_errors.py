@@ -139,9 +139,7 @@ def test_R8_kingdom_shape_is_checked_before_cells():
 
 
 def test_R6_1_legend_claimed_by_two_players_is_refused_for_the_second():
-    errors = refusal({
-        "players": [player("Ada", legends=["lands-forest"]), player("Bo", legends=["lands-forest"])]
-    })
+    errors = refusal({"players": [player("Ada", legends=["lands-forest"]), player("Bo", legends=["lands-forest"])]})
     assert [(type(e), e.player) for e in errors] == [(DuplicateLegend, 1)]
     assert "already claimed by Ada" in english(errors[0])
 
@@ -150,12 +148,18 @@ def test_R8_several_problems_are_all_reported_at_once():
     kingdom = plains()
     kingdom[1][2] = "castle"
     with pytest.raises(GameErrors) as info:
-        Game.from_dict({
-            "ruleset": "deluxe",
-            "players": [player(""), player("Bo", kingdom, ["lands-lava"]), player("bo")],
-        })
+        Game.from_dict(
+            {
+                "ruleset": "deluxe",
+                "players": [player(""), player("Bo", kingdom, ["lands-lava"]), player("bo")],
+            }
+        )
     assert [type(e).__name__ for e in info.value.errors] == [
-        "UnknownRuleset", "InvalidPlayerName", "UnknownCard", "UnknownLegend", "InvalidPlayerName"
+        "UnknownRuleset",
+        "InvalidPlayerName",
+        "UnknownCard",
+        "UnknownLegend",
+        "InvalidPlayerName",
     ]
     assert str(info.value) == "; ".join(str(e) for e in info.value.errors)  # for logs: ids and parameters
 

@@ -27,9 +27,7 @@ from scorekeeper.engine.kingdom import neighbours
 SIZE = 4
 MODERATE = settings(max_examples=200, deadline=None)
 
-kingdoms = st.lists(st.sampled_from(list(Card)), min_size=16, max_size=16).map(
-    lambda cards: Kingdom(tuple(cards))
-)
+kingdoms = st.lists(st.sampled_from(list(Card)), min_size=16, max_size=16).map(lambda cards: Kingdom(tuple(cards)))
 rulesets = st.sampled_from(list(RULESETS.values()))
 
 

@@ -43,9 +43,7 @@ def rows(grid: str, ruleset=POCKET, legends=()) -> dict[Row, int]:
 
 def game(*players: tuple[str, str, list[str]], ruleset=POCKET) -> Game:
     """A game from ``(name, grid, legends)`` triples, in input order."""
-    return Game(
-        tuple(Player(name, kingdom(grid), tuple(legends)) for name, grid, legends in players), ruleset
-    )
+    return Game(tuple(Player(name, kingdom(grid), tuple(legends)) for name, grid, legends in players), ruleset)
 
 
 # R2. Connection
@@ -315,8 +313,7 @@ HATED_PAIRS = [
 @pytest.mark.parametrize(
     ("a", "b", "ruleset", "points"),
     [(a, b, POCKET, p) for a, b, p, _ in HATED_PAIRS] + [(a, b, CLASSIC, c) for a, b, _, c in HATED_PAIRS],
-    ids=[f"R4.1-{a}-{b}-pocket" for a, b, *_ in HATED_PAIRS]
-    + [f"R9-{a}-{b}-classic" for a, b, *_ in HATED_PAIRS],
+    ids=[f"R4.1-{a}-{b}-pocket" for a, b, *_ in HATED_PAIRS] + [f"R9-{a}-{b}-classic" for a, b, *_ in HATED_PAIRS],
 )
 def test_R4_1_hated_pairs_side_by_side(a, b, ruleset, points):
     cards = [Card.PLAIN] * 16
@@ -337,9 +334,7 @@ def test_R4_2_elves_and_dwarves_conflict_through_a_portal():
     assert (conflict.adjacent, [network.portals for network in conflict.networks]) == (False, [(1,)])
 
 
-@pytest.mark.parametrize(
-    ("ruleset", "points"), [(POCKET, 0), (CLASSIC, -2)], ids=["R4.3-pocket", "R9-classic"]
-)
+@pytest.mark.parametrize(("ruleset", "points"), [(POCKET, 0), (CLASSIC, -2)], ids=["R4.3-pocket", "R9-classic"])
 def test_R4_3_goblin_conflicts_through_portals_only_in_classic(ruleset, points):
     assert rows("Go Po Hu " + " ".join(["Pl"] * 13), ruleset)[Row.CONFLICTS] == points
 
@@ -349,9 +344,7 @@ def test_R4_3_goblins_through_a_portal_never_conflict_with_goblins(ruleset):
     assert rows("Go Po Go " + " ".join(["Pl"] * 13), ruleset)[Row.CONFLICTS] == 0
 
 
-@pytest.mark.parametrize(
-    ("ruleset", "points"), [(POCKET, -8), (CLASSIC, 0)], ids=["R4.4-pocket", "R9-classic"]
-)
+@pytest.mark.parametrize(("ruleset", "points"), [(POCKET, -8), (CLASSIC, 0)], ids=["R4.4-pocket", "R9-classic"])
 def test_R4_4_conflicts_row_is_minus_two_per_conflict(ruleset, points):
     # Four Goblins in a square: four edge-adjacent pairs (the diagonals do not count).
     assert (
@@ -663,9 +656,7 @@ def test_R7_4_equal_after_tiebreak_share_the_place_one_one_three():
     assert [r.player.name for r in sheet.winners] == ["Ada", "Bo"]
     assert sheet.shared == ((0, 1),)
     assert sheet.tiebreaks == ()
-    assert ENGLISH.shared(sheet, (0, 1)) == (
-        "Ada and Bo share place 1: equal totals and equal sorted rows (R7.4)."
-    )
+    assert ENGLISH.shared(sheet, (0, 1)) == ("Ada and Bo share place 1: equal totals and equal sorted rows (R7.4).")
 
 
 def test_R7_4_four_equal_players_all_share_the_win():
@@ -750,9 +741,7 @@ def test_R5_explanation_names_the_tamers_cells():
 
 def test_R5_explanation_leaves_out_the_way_for_a_tamer_beside_the_dragon():
     scored = score_kingdom(kingdom("Dr Hu Po Pl  Hu Pl Hu Pl" + " Pl" * 8), POCKET)
-    assert ENGLISH.explain(scored, Row.DRAGONS) == [
-        "Dragon at r1c1: domesticated by 2 Humans (r1c2, r2c1) → +3"
-    ]
+    assert ENGLISH.explain(scored, Row.DRAGONS) == ["Dragon at r1c1: domesticated by 2 Humans (r1c2, r2c1) → +3"]
 
 
 def test_R5_explanation_of_a_wild_dragon():
@@ -791,18 +780,14 @@ def test_sheet_dict_carries_an_explanation_list_per_row():
     sheet = ENGLISH.sheet(score_game(game(*TIED_GAME)))
     ada = sheet["players"][0]
     assert list(ada["explanations"]) == [row.value for row in Row]
-    assert ada["explanations"]["elves"] == [
-        "Elves at r1c1: Forest r1c2 +2 (adjacent), Forest r2c1 +2 (adjacent) → +4"
-    ]
+    assert ada["explanations"]["elves"] == ["Elves at r1c1: Forest r1c2 +2 (adjacent), Forest r2c1 +2 (adjacent) → +4"]
     assert sheet["winners"] == ["Ada"]
     assert len(sheet["tiebreaks"]) == 2  # one R7.3 note, one R7.4 note
 
 
 def test_R7_4_three_players_sharing_a_place_are_listed_once():
     kingdom = [["plain"] * 4 for _ in range(4)]
-    game = Game.from_dict(
-        {"players": [{"name": n, "kingdom": kingdom, "legends": []} for n in ("Ada", "Bo", "Cy")]}
-    )
+    game = Game.from_dict({"players": [{"name": n, "kingdom": kingdom, "legends": []} for n in ("Ada", "Bo", "Cy")]})
     sheet = score_game(game)
     assert [r.place for r in sheet.results] == [1, 1, 1]
     assert sheet.shared == ((0, 1, 2),)

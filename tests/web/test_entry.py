@@ -69,9 +69,7 @@ def test_preview_refusals_are_400_with_errors(client, body, message):
 
 
 def test_preview_errors_in_german(client):
-    response = client.post(
-        "/api/preview", json={"text": "Fo Fo"}, headers={"Accept-Language": "de-DE,de;q=0.9"}
-    )
+    response = client.post("/api/preview", json={"text": "Fo Fo"}, headers={"Accept-Language": "de-DE,de;q=0.9"})
     assert response.get_json() == {"errors": ["Nötig sind vier Zeilen mit je vier Karten, nicht 1."]}
 
 

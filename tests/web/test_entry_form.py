@@ -55,7 +55,6 @@ def test_every_form_presses_its_main_action_on_enter(db_client, lang):
     assert {"game-form", "save-game", "import-form", "delete-game"} <= seen
 
 
-
 # 7. Natural words: singular and plural, English and German, end punctuation; the nearest card.
 
 NATURAL = {

@@ -39,7 +39,16 @@ def test_new_form_has_two_empty_player_panels(client):
     assert len(soup.select("input[name^='players-0-cells-'][list=cards]")) == 16
     assert soup.select_one("input[name='players-1-cells-15']")
     assert [o["value"] for o in soup.select("datalist#cards option")] == [
-        "Fo", "Sw", "Mo", "Pl", "El", "Dw", "Hu", "Go", "Dr", "Po"
+        "Fo",
+        "Sw",
+        "Mo",
+        "Pl",
+        "El",
+        "Dw",
+        "Hu",
+        "Go",
+        "Dr",
+        "Po",
     ]
     assert len(soup.select("input[name='players-0-legends'][type=checkbox]")) == 15
     assert soup.select_one("input[name=ruleset][value=pocket][checked]")

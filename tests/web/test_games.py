@@ -207,7 +207,7 @@ def test_export_import_round_trip(db_client):
 
 
 def test_history_export_and_csv_neutralises_formulas(db_client):
-    save(db_client, location="=HYPERLINK(\"x\")", notes="+1")
+    save(db_client, location='=HYPERLINK("x")', notes="+1")
     everything = db_client.get("/games.json").get_json()
     assert len(everything["games"]) == 1
     rows = list(csv.DictReader(io.StringIO(db_client.get("/games.csv").get_data(as_text=True))))

@@ -25,7 +25,11 @@ def test_a_legend_the_kingdom_no_longer_shows_is_counted_with_a_note_in_the_page
     )
     assert english.select_one("#explain-1-legends li").get_text() == "Land of Plains: 3 connected Plains → +4"
     german = BeautifulSoup(client.get(sheet + "?lang=de").data, "html.parser")
-    assert german.select_one("#explain-0-legends li").get_text().endswith(
-        "Am Tisch beansprucht, also zählt sie (R6), aber das fertige Königreich zeigt das nicht mehr: "
-        "Ist sie beim richtigen Spieler angekreuzt?"
+    assert (
+        german.select_one("#explain-0-legends li")
+        .get_text()
+        .endswith(
+            "Am Tisch beansprucht, also zählt sie (R6), aber das fertige Königreich zeigt das nicht mehr: "
+            "Ist sie beim richtigen Spieler angekreuzt?"
+        )
     )

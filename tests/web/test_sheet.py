@@ -181,13 +181,14 @@ def test_deeply_nested_token_is_a_damaged_link(client):
 
 
 def test_R7_5_tiebreak_names_the_position_of_the_sorted_rows_in_german(client):
-    """"Row 2" read as the sheet's second row (Dwarves): the note says "second-highest"."""
+    """ "Row 2" read as the sheet's second row (Dwarves): the note says "second-highest"."""
     from scorekeeper.engine import parse_card
 
     grids = {
         "Ada": ("El Fo Pl Pl  Fo Pl Pl Pl  Pl Pl Pl Pl  Pl Pl Pl Pl", ["lands-forest"]),
         "Bo": ("Dw Mo Pl Pl  Mo Pl Pl Pl  Pl Pl Pl Dw  Pl Pl Fo Hu", ["battle-goblins-dwarves"]),
     }
+
     def rows_of(grid: str) -> list[list[str]]:
         cards = [parse_card(code).value for code in grid.split()]
         return [cards[r * 4 : r * 4 + 4] for r in range(4)]
