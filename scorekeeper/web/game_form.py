@@ -157,12 +157,13 @@ def _cell_code(card_id: str | None) -> str:
 
 def _problems(panel) -> list[str]:
     """What is wrong in one player's panel, for the summary above the form
-    (each message also stands beside its field)."""
+    (each message also stands beside its field), without their full stops:
+    the summary joins them with semicolons ("not 4; 16 cells marked in red")."""
     problems = [*panel.name.errors, *panel.paste.errors, *panel.legends.errors]
     bad_cells = sum(1 for cell in panel.cells if cell.errors)
     if bad_cells:
         problems.append(ngettext("%(num)d cell marked in red", "%(num)d cells marked in red", bad_cells))
-    return [str(problem) for problem in problems]
+    return [str(problem).rstrip(".") for problem in problems]
 
 
 def _has_errors(panel) -> bool:

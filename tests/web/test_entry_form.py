@@ -152,3 +152,13 @@ def test_cells_come_back_as_whole_codes_and_legends_are_counted(client, action):
     counts = [c.get_text() for c in soup.select("fieldset.player:not([disabled]) details.legends .count")]
     players = FOUR["game"]["players"][: 3 if action.startswith("remove") else 4]
     assert counts == [f"({len(p['legends'])})" for p in players]
+
+
+def test_the_error_summary_has_no_doubled_punctuation(client):
+    """Found by a fresh tester: "Line 1 has 5 cards, not 4.; 16 cells marked in red"."""
+    data = form_data(FOUR["game"])
+    data["players-0-paste"] = "Fo Fo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo"
+    for cell in range(16):
+        data[f"players-0-cells-{cell}"] = "nothing"
+    summary = soup_of(client.post("/", data=data)).select_one("#form-errors").get_text(" ")
+    assert ".;" not in summary and "; " in summary
