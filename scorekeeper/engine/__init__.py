@@ -34,6 +34,7 @@ from .game import (
     deck_warnings,
     score_game,
     score_game_dict,
+    shows_a_name,
 )
 from .kingdom import Kingdom, Link, PortalNetwork, cell_name
 from .legends import LEGENDS, LEGENDS_BY_ID, Legend
@@ -102,4 +103,5 @@ __all__ = [
     "score_game_dict",
     "is_legend_shown",
     "score_kingdom",
+    "shows_a_name",
 ]

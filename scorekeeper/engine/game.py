@@ -158,6 +158,12 @@ def _is_visible(ch: str) -> bool:
     return not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Mn", "Me", "Zs", "Zl", "Zp")
 
 
+def shows_a_name(text: str) -> bool:
+    """Whether *text* has anything visible in it: a name of nothing but spaces
+    and invisible characters (zero-width spaces) counts as empty (R8)."""
+    return any(_is_visible(ch) for ch in text)
+
+
 def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, list[GameError]]:
     """The name as it will be shown (NFC, trimmed) and what is wrong with it (R8).
 
@@ -175,7 +181,7 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
     name = unicodedata.normalize("NFC", raw).strip()
     if any(_is_forbidden(ch) for ch in name):
         return "", [InvalidPlayerName("name-hidden-characters", player=index)]
-    if not any(_is_visible(ch) for ch in name):
+    if not shows_a_name(name):
         return name, [InvalidPlayerName("name-empty", player=index)]
     if len(name) > MAX_NAME_LENGTH:
         return name, [

@@ -12,6 +12,7 @@ import functools
 from collections.abc import Callable
 from datetime import date
 from types import SimpleNamespace
+from typing import Any
 
 from flask import Response, current_app, render_template, request, session
 from flask_babel import get_locale
@@ -29,6 +30,7 @@ from ..engine import (
     InvalidPlayerName,
     UnknownCard,
     UnknownLegend,
+    shows_a_name,
 )
 from .forms import GameForm, not_a_card
 from .i18n import N_, error_message, error_text, gettext, ngettext, words
@@ -136,6 +138,7 @@ def render_game_form(
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
             player_problems=_problems,
+            player_name=_panel_name,
             heading=gettext(heading),
             submit_label=gettext(submit_label),
         ),
@@ -164,6 +167,13 @@ def _problems(panel) -> list[str]:
     if bad_cells:
         problems.append(ngettext("%(num)d cell marked in red", "%(num)d cells marked in red", bad_cells))
     return [str(problem).rstrip(".") for problem in problems]
+
+
+def _panel_name(panel: Any, number: int) -> str:
+    """What the summary calls a player: the name typed, or "Player 2" while it
+    shows nothing (empty, or only zero-width spaces)."""
+    name = (panel.name.data or "").strip()
+    return name if shows_a_name(name) else gettext("Player %(number)d", number=number)
 
 
 def _has_errors(panel) -> bool:

@@ -162,3 +162,11 @@ def test_the_error_summary_has_no_doubled_punctuation(client):
         data[f"players-0-cells-{cell}"] = "nothing"
     summary = soup_of(client.post("/", data=data)).select_one("#form-errors").get_text(" ")
     assert ".;" not in summary and "; " in summary
+
+
+def test_a_name_of_zero_width_spaces_is_called_by_its_number_in_the_summary(client):
+    """Found by a fresh tester: the summary line read ": the name is empty"."""
+    data = form_data(FOUR["game"])
+    data["players-0-name"] = "\u200b\u200b"
+    summary = soup_of(client.post("/", data=data)).select_one("#form-errors")
+    assert summary.select_one("a[href='#player-0']").get_text(strip=True) == "Player 1"
