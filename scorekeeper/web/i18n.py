@@ -103,6 +103,7 @@ def init_app(app: Flask) -> None:
         LANGUAGES=LANGUAGES,
         format_date=format_date,
         isolated=isolated,
+        bold_names=bold_names,
         format_decimal=format_decimal,
         cell_name=cell_name,
         Markup=Markup,
@@ -157,6 +158,13 @@ def bdi(name: str) -> Markup:
     """A player's name (or other text a player typed) isolated for the page:
     ``<bdi>سارة</bdi>``, so right-to-left names keep their neighbours in place."""
     return Markup("<bdi>%s</bdi>") % name
+
+
+def bold_names(names: Iterable[str]) -> Markup:
+    """Player names in a sentence, each bold and isolated, listed the page
+    language's way (Babel): ``<strong><bdi>Ada</bdi></strong> and …``."""
+    escaped = [str(Markup("<strong>%s</strong>") % bdi(name)) for name in names]
+    return Markup(words().listing(escaped))  # the names are escaped; the list's words are Babel's
 
 
 def isolated(name: str) -> str:
