@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..engine import LEGENDS_BY_ID, GameErrors, Kingdom, Row, get_ruleset, score_game_dict, score_kingdom
+from ..engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, score_game_dict
 from ..engine.errors import GameError
 from ..words import ENGLISH
 from .forms import KingdomTextError, card_of_word, parse_kingdom_text
 from .i18n import error_message
 from .i18n import gettext as _
+from .preview import score_partial
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -65,12 +66,12 @@ def preview():
     if errors or ruleset is None or cells is None:
         return jsonify(errors=errors), 400
     kingdom = Kingdom.partial(cells)
-    scored = score_kingdom(kingdom, ruleset, dict.fromkeys(legends))
+    scored = score_partial(kingdom, ruleset, legends)
     return jsonify(
         cells=[card.value if card else "" for card in cells],
-        rows={row.value: scored.rows[row] for row in Row},
+        rows=scored.rows,
         total=scored.total,
-        points=[scored.cell_points(cell) for cell in range(16)],
+        points=list(scored.points),
         complete=kingdom.is_complete,
     )
 

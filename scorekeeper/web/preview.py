@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import LEGENDS_BY_ID, GameError, Kingdom, Row, get_ruleset, score_kingdom
+from ..engine import LEGENDS_BY_ID, GameError, Kingdom, Row, Ruleset, get_ruleset, score_kingdom
 from .forms import card_of_word
 
 
@@ -44,7 +44,13 @@ def kingdom_preview(
     legends = list(legends or [])
     if len(cells) != 16 or not all(legend in LEGENDS_BY_ID for legend in legends):
         return None
-    scored = score_kingdom(Kingdom.partial(cells), ruleset, dict.fromkeys(legends))
+    return score_partial(Kingdom.partial(cells), ruleset, legends)
+
+
+def score_partial(kingdom: Kingdom, ruleset: Ruleset, legends: Sequence[str]) -> KingdomPreview:
+    """The rows, total and cell points of a kingdom entered so far
+    (:meth:`Kingdom.partial`) with its valid Legend ids, by the engine (R3–R6)."""
+    scored = score_kingdom(kingdom, ruleset, dict.fromkeys(legends))
     return KingdomPreview(
         rows={row.value: scored.rows[row] for row in Row},
         total=scored.total,
