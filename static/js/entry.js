@@ -334,7 +334,10 @@
   // The draft: what is entered is kept in this browser (localStorage) at each
   // change, so that a reload or a closed tab loses nothing; it is offered back
   // on the next visit. A leave-page prompt only while a change could not be kept.
+  // While a draft is offered and not yet answered, it is never overwritten:
+  // changes made meanwhile are not kept (the browser asks before leaving).
   var draftKey = "scorekeeper.draft:" + form.getAttribute("action"), unkept = false, started = false;
+  var offered = false;
   function entries() {
     var fields = [];
     Array.prototype.forEach.call(form.elements, function (field) {
@@ -358,6 +361,7 @@
   }
   function keepDraft(sent) {
     if (!started) { return; }
+    if (offered && !sent) { unkept = true; return; }
     try {
       window.localStorage.setItem(draftKey, JSON.stringify({ sent: !!sent, entries: entries() }));
       unkept = false;
@@ -395,9 +399,13 @@
         .map(function (f) { return f[1]; });
       offer.querySelector(".draft-what").textContent = names.length ? "(" + names.join(", ") + ")" : "";
       offer.hidden = false;
-      started = false;  // nothing is overwritten until a choice or a change
+      offered = true;
+      // the offer is seen wherever a reload would have left the page scrolled
+      if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+      offer.scrollIntoView({ block: "start" });
+      document.getElementById("draft-continue").focus({ preventScroll: true });
       document.getElementById("draft-continue").addEventListener("click", function () {
-        started = true;
+        offered = false;
         restore(draft.entries);
         offer.hidden = true;
         keepDraft();
@@ -405,7 +413,7 @@
         if (first) { first.focus(); }
       });
       document.getElementById("draft-discard").addEventListener("click", function () {
-        started = true;
+        offered = false;
         offer.hidden = true;
         keepDraft();
       });

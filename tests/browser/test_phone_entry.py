@@ -210,6 +210,30 @@ def test_a_reload_offers_the_entries_back(touch_phone, live_server):
     expect_restored(page)
 
 
+def test_the_offer_is_in_view_and_a_change_before_answering_keeps_the_draft(touch_phone, live_server):
+    """Found by a fresh tester: reloaded far down the form, the offer stood
+    1,200 px above the screen, and typing on overwrote the only copy of the
+    draft. The offer is scrolled into view, and until it is answered a change
+    is not kept over it (the browser asks before leaving instead)."""
+    page = touch_phone
+    ready(page, live_server + "/")
+    fill_two_players_and_a_legend(page)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))
+    page.reload()
+    page.wait_for_selector("#palette:not([hidden])")
+    offer = page.locator("#draft-offer")
+    expect(offer).to_be_in_viewport()
+    page.fill("#players-1-name", "Yan")  # a change before answering
+    page.reload()
+    page.wait_for_selector("#palette:not([hidden])")
+    assert dialogs == ["beforeunload"]
+    expect(offer).to_contain_text("Continue where you left off? (Ada, Bo)")
+    page.tap("#draft-continue")
+    expect_restored(page)
+
+
 def test_a_closed_tab_offers_the_entries_back_and_a_scored_game_does_not(touch_phone, live_server):
     page = touch_phone
     ready(page, live_server + "/")
