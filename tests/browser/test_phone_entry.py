@@ -459,3 +459,20 @@ def test_axe_finds_nothing_serious_in_the_new_parts_of_the_form(browser, live_se
             page.evaluate("localStorage.clear()")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_every_palette_label_is_whole_in_german(browser, live_server, width):
+    """Found by a fresh tester: "Rückgän…" and "Wiederh…" on a 360 px phone."""
+    context = browser.new_context(viewport={"width": width, "height": 740}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/?lang=de")
+        page.wait_for_selector("#palette:not([hidden])")
+        cut = page.evaluate(
+            "[...document.querySelectorAll('.pal .pname')].filter(e => e.scrollWidth > e.clientWidth)"
+            ".map(e => e.textContent)"
+        )
+        assert cut == []
+    finally:
+        context.close()
