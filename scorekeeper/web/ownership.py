@@ -27,8 +27,8 @@ import re
 import secrets
 
 from flask import current_app, request
-from werkzeug.wrappers import Response
 from itsdangerous import BadSignature, URLSafeSerializer
+from werkzeug.wrappers import Response
 
 COOKIE_PREFIX = "edit-"
 #: Chrome keeps a cookie at most 400 days.
