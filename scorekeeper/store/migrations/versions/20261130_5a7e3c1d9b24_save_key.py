@@ -68,6 +68,8 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table("saved_games", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_saved_games_save_key"))
-        batch_op.drop_column("save_key")
+    op.drop_index("ix_saved_games_save_key", table_name="saved_games")
+    # Not a batch operation: on SQLite that copies the table and drops the old one,
+    # which (foreign keys on) would delete every revision and result with it.
+    # ALTER TABLE … DROP COLUMN: PostgreSQL, and SQLite from 3.35.
+    op.execute("ALTER TABLE saved_games DROP COLUMN save_key")
