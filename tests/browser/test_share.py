@@ -25,7 +25,8 @@ for player, name in zip(SHARED_GAME["players"], ["Yara", "Rin", "Mads", "Quin"],
     player["name"] = name
 SHEET = "/sheet/" + encode_game(Game.from_dict(SHARED_GAME), date(2026, 11, 30))
 TEXT = (  # names between Unicode isolates, as on every page
-    "DRAKO Pocket, 30 Nov 2026: \u2068Quin\u2069 wins with 33 · \u2068Mads\u2069 30 · \u2068Rin\u2069 13 · \u2068Yara\u2069 11"
+    "DRAKO Pocket, 30 Nov 2026: \u2068Quin\u2069 wins with 33 · "
+    "\u2068Mads\u2069 30 · \u2068Rin\u2069 13 · \u2068Yara\u2069 11"
 )
 
 SHARE_SHEET = """
