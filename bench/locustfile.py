@@ -75,7 +75,7 @@ class TablePlayer(HttpUser):
             data={"csrf_token": csrf, "token": token, "location": game["location"], "notes": game["notes"]},
             name="POST /games (save)",
         )
-        match = re.search(r"/g/([\w-]+)/", saved.url)
+        match = re.search(r"/g/([\w-]+)", saved.url)  # saving lands on the read-only page
         if not match:
             return
         public_id = match[1]
