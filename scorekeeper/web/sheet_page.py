@@ -131,9 +131,9 @@ def token_sheet(token: str) -> str:
     CSRF token and attempt in the slots. Its language links carry no query:
     the first visitor's would be everyone's. A damaged link is a 404.
     """
-    game, played_on = game_from_token(token)
     saved_id = _saved_from(token)
     if session.get("_flashes"):  # a message for this visitor only: render, don't cache
+        game, played_on = game_from_token(token)
         context = sheet_context(score_game(game), played_on, _token_links(token))
         return render_template(
             "sheets/sheet.html",
