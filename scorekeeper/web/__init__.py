@@ -14,21 +14,26 @@ def init_app(app: Flask) -> None:
     from . import delivery, i18n
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
+    from ..store.exchange import MAX_IMPORT
     from .games import IMPORT_LIMIT
     from .games import bp as games_bp
     from .preview import kingdom_preview
     from .security import init_security
     from .views import bp as sheets_bp
 
-    init_security(app)
-    i18n.init_app(app)
-    delivery.init_app(app)
+    app.config.setdefault("IMPORT_MAX_BYTES", IMPORT_LIMIT)
+    app.config.setdefault("IMPORT_MAX_GAMES", MAX_IMPORT)
 
     @app.before_request
     def larger_imports():
-        """Imports may be larger than other requests; set before CSRF reads the form."""
+        """Imports may be larger than other requests; set before the save limit
+        (which counts the file's games) and CSRF read the form."""
         if request.endpoint == "games.import_page" and request.method == "POST":
-            request.max_content_length = IMPORT_LIMIT
+            request.max_content_length = app.config["IMPORT_MAX_BYTES"]
+
+    init_security(app)
+    i18n.init_app(app)
+    delivery.init_app(app)
 
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
