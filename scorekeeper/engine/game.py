@@ -69,6 +69,7 @@ class Game:
 
         def full() -> bool:
             return error_limit is not None and len(errors) >= error_limit
+
         if not isinstance(data, dict):
             raise GameErrors([InvalidGame("game-not-object")])
         ruleset = DEFAULT_RULESET

@@ -11,12 +11,14 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
+    from ..store.db import db
+    from ..store.exchange import MAX_IMPORT
     from . import delivery, i18n
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
-    from ..store.exchange import MAX_IMPORT
     from .games import IMPORT_LIMIT
     from .games import bp as games_bp
+    from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .preview import kingdom_preview
     from .security import init_security
     from .views import bp as sheets_bp
@@ -47,8 +49,25 @@ def init_app(app: Flask) -> None:
 
     @app.get("/healthz")
     def healthz():
-        """Liveness for load balancers (and the hello-world baseline of bench/http_throughput.py)."""
+        """Liveness for load balancers (and the hello-world baseline of
+        bench/http_throughput.py): the process answers. It asks the database
+        nothing, so a database outage never makes a balancer restart the app."""
         return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+    @app.get("/readyz")
+    def readyz():
+        """Readiness: ``ok`` while the database answers, else 503 with
+        ``Retry-After`` (a balancer sends no traffic here until it answers)."""
+        try:
+            with db.engine.connect() as connection:
+                connection.exec_driver_sql("SELECT 1")
+        except DATABASE_ERRORS as error:
+            after_database_failure(error)
+            return unavailable(("database unreachable\n", {"Content-Type": "text/plain; charset=utf-8"}))
+        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+    for failure in DATABASE_ERRORS:
+        app.register_error_handler(failure, outage_page)
 
     @app.errorhandler(SecurityError)
     def untrusted_host(error: SecurityError):

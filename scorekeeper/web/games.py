@@ -30,7 +30,7 @@ from flask_babel import format_date, format_datetime, format_number, format_time
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
@@ -42,6 +42,7 @@ from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
 from .i18n import N_, error_text, gettext, ngettext, words
 from .links import DamagedLink, decode_game
+from .outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
     SheetLinks,
@@ -72,6 +73,30 @@ def form_expired(error: CSRFError):
         action_url = url_for(".correct", **(request.view_args or {}))
         return expired_game_form(CorrectionForm, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
     return expired_form_page(error)
+
+
+def _database_failed(error: Exception):
+    """The database cannot be reached or written: nothing was stored (503,
+    ``Retry-After``). The save form comes back on its sheet and the correction
+    form with every entry; an import, its page; anything else, the error page."""
+    if request.method != "POST" or request.endpoint not in ("games.save", "games.correct", "games.import_page"):
+        return outage_page(error)
+    after_database_failure(error)
+    message = gettext(NOTHING_SAVED)
+    if request.endpoint == "games.save" and request.form.get("token"):
+        return unavailable(render_sheet_with_save_form(request.form["token"], SaveGameForm(), [message], 503))
+    if request.endpoint == "games.correct":
+        form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
+        return unavailable(
+            render_game_form(form, action_url, [message], status=503, heading=CORRECTING, submit_label=SAVE_CORRECTION)
+        )
+    if request.endpoint == "games.import_page":
+        return unavailable(render_template("games/import.html", form=FlaskForm(), errors=[gettext(UNREACHABLE)]))
+    return unavailable(render_template("errors/error.html", error=ServiceUnavailable(), message=gettext(UNREACHABLE)))
+
+
+for _failure in DATABASE_ERRORS:
+    bp.register_error_handler(_failure, _database_failed)
 
 
 def _too_many_saves() -> str:
