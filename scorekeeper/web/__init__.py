@@ -13,7 +13,7 @@ def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
     from ..store.db import db
     from ..store.exchange import MAX_IMPORT
-    from . import delivery, i18n
+    from . import delivery, i18n, pdf
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
@@ -36,6 +36,7 @@ def init_app(app: Flask) -> None:
     init_security(app)
     i18n.init_app(app)
     delivery.init_app(app)
+    pdf.init_app(app)
 
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
@@ -46,6 +47,7 @@ def init_app(app: Flask) -> None:
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )
     app.jinja_env.globals.update(kingdom_preview=kingdom_preview)  # the form's points so far
+    app.jinja_env.globals.update(pdf_unavailable=pdf.unavailable)  # sheets offer no PDF without WeasyPrint
 
     @app.get("/healthz")
     def healthz():
