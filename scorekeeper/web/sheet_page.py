@@ -188,7 +188,9 @@ def _render_sheet_pdf(context: dict, paper: str) -> bytes:
     and while every renderer stays busy a 503 with ``Retry-After`` (``abort``)."""
     if unavailable():
         message = gettext(PDF_UNAVAILABLE, packages=PDF_PACKAGES)
-        abort(make_response(render_template("errors/error.html", error=ServiceUnavailable(), message=message), 503))
+        heading = gettext("No PDFs on this server")
+        page = render_template("errors/error.html", error=ServiceUnavailable(), message=message, heading=heading)
+        abort(make_response(page, 503))
     shown = context.get("viewing") or context.get("saved")
     notes = notes_for_print(shown.notes) if shown is not None and shown.notes else None
     html = render_template("sheets/sheet.pdf.html", **context, paper=paper, print_notes=notes)
