@@ -1,10 +1,12 @@
 """The score sheet as PDF: which paper, whether PDFs can be made here, and how
 many are made at once.
 
-WeasyPrint (``web/weasy.py``) is imported when the first sheet or PDF is
-made, not when the app starts: without Pango the app serves every page, sheet
-pages say that PDFs are unavailable, and a PDF address answers 503 saying
-what to install.
+WeasyPrint (``web/weasy.py``) is imported by no module at the top: the app
+tries it once when it is created, and a failure (no Pango) is logged, not
+raised, so the app serves every page, sheet pages say that PDFs are
+unavailable, and a PDF address answers 503 saying what to install. (Tried at
+start-up, not at the first sheet: the import takes about a second of CPU,
+which would otherwise fall on a visitor's first page from each worker.)
 
 Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 
@@ -58,7 +60,7 @@ def choose_paper(asked: str | None, languages: LanguageAccept, chosen: str | Non
 def unavailable() -> str | None:
     """Why PDFs cannot be made in this process (WeasyPrint or a library it loads,
     such as Pango, is missing: the error, one line), or ``None`` when they can.
-    Tried once per process, when first asked."""
+    Tried once per process (when the first app is created)."""
     try:
         from . import weasy  # noqa: F401  (loads WeasyPrint, which loads Pango)
     except (ImportError, OSError) as error:  # no WeasyPrint; no Pango (cffi's dlopen raises OSError)
@@ -69,7 +71,9 @@ def unavailable() -> str | None:
 
 
 def init_app(app: Flask) -> None:
-    """The settings and this process's PDF turns (``PDF_RENDERS`` of them)."""
+    """The settings, this process's PDF turns (``PDF_RENDERS`` of them), and
+    whether WeasyPrint loads (:func:`unavailable`, once per process)."""
+    unavailable()
     app.config.setdefault("PDF_RENDERS", 2)
     app.config.setdefault("PDF_WAIT", 5)
     app.extensions["scorekeeper.pdf_turns"] = threading.BoundedSemaphore(int(app.config["PDF_RENDERS"]))
