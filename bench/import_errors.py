@@ -35,7 +35,7 @@ GAME = json.loads(next(Path("tests/data/cases").glob("19-*.json")).read_text(enc
 
 def with_bad_legends(count: int) -> dict:
     game = copy.deepcopy(GAME)
-    game["players"][0]["legends"] = [f"no-such-legend-{i}" for i in range(count)]
+    game["players"][0]["legends"] = [f"bad-{i}" for i in range(count)]
     return game
 
 
