@@ -95,12 +95,12 @@ def run(
                 str(work / "stats"),
                 "--only-summary",
                 "--stop-timeout",
-                "10",
+                "30",
             ],  # fmt: skip
             env={**os.environ, "LOAD_RECORD": str(record), "LOAD_SHED": str(shed), "LOAD_HOSTS": " ".join(hosts)},
             capture_output=True,
             text=True,
-            timeout=seconds + 120,
+            timeout=seconds + 180,
         )
         problems, saved, corrected = check_saved(hosts, record)
     with open(work / "stats_stats.csv", encoding="utf-8") as stats:
@@ -130,22 +130,36 @@ def run(
 
 def check_saved(hosts: list[str], record: Path) -> tuple[list[str], int, int]:
     """Every recorded game reads back (through any of *hosts*) equal to what was
-    last sent for it. Returns the problems, the games saved and the corrections."""
+    last saved for it; a correction whose answer its user never saw (stopped at
+    the end of the run) may have been saved or not. Returns the problems, the
+    games saved and the corrections."""
     latest: dict[str, dict] = {}
-    lines = record.read_text(encoding="utf-8").splitlines()
-    for line in lines:
+    pending: dict[str, dict] = {}
+    corrections = 0
+    for line in record.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
-        latest[item["id"]] = item["game"]  # a correction comes after its save
+        if item.get("pending"):
+            pending[item["id"]] = item["game"]
+            continue
+        pending.pop(item["id"], None)
+        if item["game"] is not None:
+            corrections += item["id"] in latest
+            latest[item["id"]] = item["game"]  # a correction comes after its save
     problems = []
     for public_id, sent in latest.items():
         got = requests.get(f"{random.choice(hosts)}/g/{public_id}.json", timeout=30)
         if got.status_code != 200:
             problems.append(f"{public_id}: {got.status_code}")
             continue
-        expected = sent | {"location": sent["location"].strip(), "notes": sent["notes"].strip()}
-        if got.json() != expected:
-            problems.append(f"{public_id}: stored game differs from what was sent")
-    return problems, len(latest), len(lines) - len(latest)
+        stored = got.json()
+        candidates = [sent, *([pending[public_id]] if public_id in pending else [])]
+        expected = [
+            game | {"location": game["location"].strip(), "notes": game["notes"].strip()} for game in candidates
+        ]
+        if stored not in expected:
+            keys = sorted(key for key in expected[0].keys() | stored.keys() if expected[0].get(key) != stored.get(key))
+            problems.append(f"{public_id}: stored game differs from what was last sent in {', '.join(keys)}")
+    return problems, len(latest), corrections
 
 
 def main() -> None:

@@ -66,9 +66,12 @@ def form_fields(game: dict, csrf: str) -> dict:
     return fields
 
 
-def record(public_id: str, game: dict) -> None:
+def record(public_id: str, game: dict | None, pending: bool = False) -> None:
+    """Note *game* as what *public_id* now holds; *pending*: sent, answer not yet seen
+    (a user stopped at the end of the run may never see it); None: the pending one was refused."""
+    line = {"id": public_id, "game": game} | ({"pending": True} if pending else {})
     with _record_lock, open(os.environ["LOAD_RECORD"], "a", encoding="utf-8") as file:
-        file.write(json.dumps({"id": public_id, "game": game}) + "\n")
+        file.write(json.dumps(line) + "\n")
 
 
 class TablePlayer(HttpUser):
@@ -120,11 +123,12 @@ class TablePlayer(HttpUser):
             "location": game["location"],
             "notes": game["notes"],
         }
+        record(public_id, game, pending=True)
         done = self.client.post(
             self.url(f"/g/{public_id}/{secret}/edit"), data=fields, name="POST /g/<id>/<secret>/edit (correct)"
         )
-        if PRIVATE.search(done.url):  # back on the private page: saved
-            record(public_id, game)
+        # back on the private page: saved; else refused (the form again), nothing changed
+        record(public_id, game if PRIVATE.search(done.url) else None)
 
     @task(1)
     def pdf(self) -> None:
