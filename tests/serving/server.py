@@ -39,6 +39,8 @@ def gunicorn(
     cwd: Path | str | None = None,
     app: str = "scorekeeper:create_app()",
     config: Path | None = None,
+    timeout: int = 60,
+    worker_class: str = "sync",
     **env: str,
 ):
     """Yield the base URL of ``gunicorn -w WORKERS APP`` (by default
@@ -47,7 +49,9 @@ def gunicorn(
 
     *database_url* None: the app's own default (SQLite in its instance folder).
     *command*: another environment's gunicorn, started in *cwd*. *config*: a
-    gunicorn settings file (:data:`GUNICORN_CONF`); *env*: more environment."""
+    gunicorn settings file (:data:`GUNICORN_CONF`); *timeout*: seconds before a
+    silent worker is restarted; *worker_class*: ``sync`` or ``gthread`` (8 threads
+    a worker); *env*: more environment."""
     port = free_port()
     environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
     if database_url is not None:
@@ -55,7 +59,11 @@ def gunicorn(
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     settings = ["-c", str(config)] if config else []
     process = subprocess.Popen(
-        [str(command), *settings, "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", app],
+        [
+            *(str(command), *settings, "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", str(timeout)),
+            *(("-k", "gthread", "--threads", "8") if worker_class == "gthread" else ()),
+            app,
+        ],
         env=environment,
         cwd=cwd,
         stdout=output,
