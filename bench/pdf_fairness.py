@@ -1,13 +1,15 @@
 """PDF fairness: another user's History while one client asks for PDFs at its limit.
 
-    .venv/bin/python bench/pdf_fairness.py                         # SQLite, the shared (Redis) limit
-    .venv/bin/python bench/pdf_fairness.py --storage memory         # per-process counts, as before
+    .venv/bin/python bench/pdf_fairness.py                         # SQLite, the production setup
+    .venv/bin/python bench/pdf_fairness.py --setup before           # no proxy, per-process counts
     .venv/bin/python bench/pdf_fairness.py --database-url postgresql://…
 
 The production shape (as tests/serving/test_two_hosts.py): the schema migrated
 first, two gunicorn instances of two workers (deploy/gunicorn.conf.py), a
 redis-server for the rate-limit counts, nginx with the production settings in
-front; the default PDF limit (20 per minute, 200 per hour). First the History
+front; the default PDF limit (20 per minute, 200 per hour). ``--setup before``:
+the same two instances with per-process counts (``memory://``) and no proxy,
+each request going straight to one of them at random. First the History
 user alone for 10 s (``GET /games`` every 0.1 s, one at a time), then for
 SECONDS while the PDF client sends ``GET /sheet/<token>.pdf`` from 4 threads
 at once, each request a new game (so no cache helps), as fast as it is
@@ -50,23 +52,24 @@ def new_token(rng: random.Random, n: int) -> str:
     return encode_game(Game.from_dict({"ruleset": "pocket", "players": players}), date(2026, 11, 30))
 
 
-def history(base: str, until: float, results: list[tuple[float, float]]) -> None:
+def history(bases: list[str], until: float, results: list[tuple[float, float]]) -> None:
     """(start, seconds) of ``GET /games`` one after another every 0.1 s until *until*."""
     session = requests.Session()
     while time.monotonic() < until:
         start = time.monotonic()
-        response = session.get(base + "/games", timeout=30)
+        response = session.get(random.choice(bases) + "/games", timeout=30)
         if response.status_code == 200:
             results.append((start, time.monotonic() - start))
         time.sleep(max(0.0, 0.1 - (time.monotonic() - start)))
 
 
-def pdf_client(base: str, until: float, seed: int, log: list[tuple[float, float, int]]) -> None:
+def pdf_client(bases: list[str], until: float, seed: int, log: list[tuple[float, float, int]]) -> None:
     """(start, end, status) of PDFs asked one after another until *until*."""
     rng, session, n = random.Random(seed), requests.Session(), 0
     while time.monotonic() < until:
         n += 1
         start = time.monotonic()
+        base = rng.choice(bases)
         status = session.get(f"{base}/sheet/{new_token(rng, seed * 100000 + n)}.pdf", timeout=60).status_code
         log.append((start, time.monotonic(), status))
         if status == 503:
@@ -77,27 +80,31 @@ def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] * 1000 if len(values) > 1 else float("nan")
 
 
-def run(seconds: float, storage: str, database_url: str | None) -> dict:
+def run(seconds: float, setup: str, database_url: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="scorekeeper-fair-") as folder, contextlib.ExitStack() as stack:
         work = Path(folder)
         url = database_url or f"sqlite:///{work / 'fair.sqlite3'}"
         release_step(url)
         env = {"SCOREKEEPER_MIGRATE": "false", "SCOREKEEPER_PROXY_FIX_X_FOR": "1", "SCOREKEEPER_PROXY_FIX_X_PROTO": "1"}
-        if storage == "redis":
+        if setup == "production":
             env["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = stack.enter_context(redis_server())
         apps = [
             stack.enter_context(gunicorn(url, workers=2, log=work / f"g{n}.log", config=GUNICORN_CONF, **env))
             for n in (1, 2)
         ]
-        base = stack.enter_context(nginx([a.removeprefix("http://") for a in apps], work / "nginx"))
-        requests.get(base + "/games", timeout=30)  # warm
+        if setup == "production":
+            bases = [stack.enter_context(nginx([a.removeprefix("http://") for a in apps], work / "nginx"))]
+        else:
+            bases = apps
+        for base in bases:
+            requests.get(base + "/games", timeout=30)  # warm
         alone: list[tuple[float, float]] = []
-        history(base, time.monotonic() + 10, alone)
+        history(bases, time.monotonic() + 10, alone)
         loaded: list[tuple[float, float]] = []
         pdfs: list[tuple[float, float, int]] = []
         until = time.monotonic() + seconds
-        threads = [threading.Thread(target=pdf_client, args=(base, until, seed, pdfs)) for seed in range(1, 5)]
-        threads.append(threading.Thread(target=history, args=(base, until, loaded)))
+        threads = [threading.Thread(target=pdf_client, args=(bases, until, seed, pdfs)) for seed in range(1, 5)]
+        threads.append(threading.Thread(target=history, args=(bases, until, loaded)))
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -108,7 +115,7 @@ def run(seconds: float, storage: str, database_url: str | None) -> dict:
     rendering = [t for start, t in loaded if first <= start <= last_render]
     whole = [t for _start, t in loaded]
     return {
-        "storage": storage,
+        "setup": setup,
         "rendered": statuses[200],
         "refused": statuses[429],
         "shed": statuses[503],
@@ -126,12 +133,12 @@ def run(seconds: float, storage: str, database_url: str | None) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--storage", choices=["redis", "memory"], default="redis")
+    parser.add_argument("--setup", choices=["production", "before"], default="production")
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     args = parser.parse_args()
-    f = run(args.seconds, args.storage, args.database_url)
+    f = run(args.seconds, args.setup, args.database_url)
     print(
-        f"rate-limit counts in {f['storage']}, {args.seconds:.0f} s: PDFs rendered {f['rendered']}, "
+        f"{f['setup']} setup, {args.seconds:.0f} s: PDFs rendered {f['rendered']}, "
         f"refused (429) {f['refused']}, shed (503) {f['shed']}, other {f['other']}; "
         f"rendering lasted {f['render_window_s']:.1f} s\n"
         f"History p50/p95: alone {f['alone_p50']:.0f}/{f['alone_p95']:.0f} ms, "
