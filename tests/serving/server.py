@@ -197,10 +197,11 @@ http {{
 
 
 @contextlib.contextmanager
-def nginx(upstreams: list[str], folder: Path, program: str = "nginx", host_names: str = "127.0.0.1 localhost"):
+def nginx(upstreams: list[str], folder: Path, program: str | None = None, host_names: str = "127.0.0.1 localhost"):
     """Yield the base URL of Debian's nginx with the production settings on a free
     loopback port, in front of *upstreams* (``host:port``); its files, access log
     included (``access.log``), in *folder*; stopped on exit."""
+    program = program or shutil.which("nginx") or "/usr/sbin/nginx"  # (sbin: not on every user's PATH)
     port = free_port()
     folder.mkdir(parents=True, exist_ok=True)
     main = nginx_config(f"127.0.0.1:{port}", upstreams, host_names, folder)
