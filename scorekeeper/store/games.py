@@ -1,4 +1,4 @@
-"""Saving, correcting, deleting and finding games; history and per-player stats.
+"""Saving, correcting, deleting and finding games; history and exports (stats: store.stats).
 
 The web layer and the CLI call these; they never compute a score themselves:
 every number comes from the engine (``score_game``) run on the stored entry.
@@ -10,15 +10,16 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
-from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select, tuple_
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..engine import RULES_VERSION, Game, GameError, Row, ScoreSheet, score_game
+from ..engine import RULES_VERSION, Game, GameError, ScoreSheet, score_game
 from .db import db
 from .models import GameRevision, PlayerResult, SavedGame
 
@@ -179,6 +180,7 @@ def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> No
                 name_key=name_key(result.player.name),
                 played_on=saved.played_on,
                 ruleset=game.ruleset.id,
+                players=len(sheet.results),
                 place=result.place,
                 shared_win=result.place == 1 and winners > 1,
                 total=result.total,
@@ -209,80 +211,120 @@ def sheet_of(entry: dict) -> ScoreSheet:
     return score_game(game_of(entry))
 
 
+#: Where a game stands in History: (date played, id), newest first.
+Key = tuple[date, int]
+
+#: Which saved games a query reads: a condition on :class:`SavedGame`, or
+#: ``None`` for every game on the server.
+Scope = ColumnElement[bool] | None
+
+
+def key_text(key: Key) -> str:
+    """A key as it goes in a link: ``"2026-11-28.1234"``."""
+    return f"{key[0].isoformat()}.{key[1]}"
+
+
+def parse_key(text: str | None) -> Key | None:
+    """The key of a link (see :func:`key_text`), or ``None`` if *text* is not one."""
+    day, _, number = (text or "").partition(".")
+    try:
+        return date.fromisoformat(day), int(number)
+    except ValueError:
+        return None
+
+
 @dataclass(frozen=True)
 class Page:
-    """One page of the history, newest first."""
+    """One page of the history, newest first, paged by key rather than by offset.
 
-    games: list[SavedGame]
-    number: int
-    pages: int
-    total: int
-
-
-def history(page: int = 1, player: str = "", per_page: int = 20) -> Page:
-    """Saved games, newest played first, optionally only those with *player*."""
-    query = select(SavedGame)
-    if player.strip():
-        query = query.where(
-            SavedGame.id.in_(select(PlayerResult.game_id).where(PlayerResult.name_key == name_key(player)))
-        )
-    total = db.session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    pages = max(1, -(-total // per_page))
-    page = min(max(1, page), pages)
-    games = db.session.scalars(
-        query.order_by(SavedGame.played_on.desc(), SavedGame.created_at.desc(), SavedGame.id.desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page)
-    ).all()
-    return Page(list(games), page, pages, total)
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    """What one player's saved games add up to (all Harmony Points).
-
-    :ivar wins: games in place 1 alone; :ivar shared_wins: in place 1 with others (R7.4).
-    :ivar row_averages: average per sheet row, in :class:`Row` order.
-    :ivar timeline: ``(date played, total, public id)`` oldest first, for the chart.
+    :ivar total: games matching (the player filter, the scope).
+    :ivar start: position of the first game shown, 1 for the newest (0 when none).
+    :ivar newer: the key to page towards newer games from (``after=``), or ``None`` on the newest page.
+    :ivar older: the key to page towards older games from (``before=``), or ``None`` on the oldest page.
     """
 
-    name: str
-    games: int
-    wins: int
-    shared_wins: int
-    average_total: float
-    best_total: int
-    row_averages: dict[Row, float]
-    favourite_ruleset: str
-    timeline: list[tuple[date, int, str]]
+    games: list[SavedGame]
+    total: int
+    start: int
+    newer: Key | None
+    older: Key | None
 
 
-def player_stats(name: str) -> PlayerStats | None:
-    """Stats of the player called *name* (trimmed, any case), or ``None`` if unknown."""
-    rows = db.session.execute(
-        select(PlayerResult, SavedGame.public_id)
-        .join(SavedGame, SavedGame.id == PlayerResult.game_id)
-        .where(PlayerResult.name_key == name_key(name))
-        .order_by(PlayerResult.played_on, SavedGame.created_at)
-    ).all()
-    if not rows:
-        return None
-    results = [result for result, _ in rows]
-    count = len(results)
-    rulesets = Counter(r.ruleset for r in results)
-    return PlayerStats(
-        name=results[-1].name,
-        games=count,
-        wins=sum(1 for r in results if r.won and not r.shared_win),
-        shared_wins=sum(1 for r in results if r.shared_win),
-        average_total=sum(r.total for r in results) / count,
-        best_total=max(r.total for r in results),
-        row_averages={row: sum(getattr(r, row.value) for r in results) / count for row in Row},
-        favourite_ruleset=max(rulesets, key=lambda rs: (rulesets[rs], rs == "pocket")),
-        timeline=[(r.played_on, r.total, public_id) for r, public_id in rows],
-    )
+def history(
+    player: str = "",
+    *,
+    before: Key | None = None,
+    after: Key | None = None,
+    oldest: bool = False,
+    per_page: int = 20,
+    scope: Scope = None,
+) -> Page:
+    """Saved games, newest played first (then newest saved), optionally only those with *player*.
+
+    *before*: the page of games older than that key; *after*: the page of games
+    newer than it (a full page where there are enough); *oldest*: the last page.
+    Neither: the first page. Every page reads an index in order from the key
+    (``ix_saved_games_played_on_id`` or, with a player,
+    ``ix_player_results_name_key_played_on``), so the last page of 100,000
+    games costs what the first does, apart from counting.
+    """
+    if player.strip():
+        source: type[PlayerResult | SavedGame] = PlayerResult
+        played, number = PlayerResult.played_on, PlayerResult.game_id
+        where = [PlayerResult.name_key == name_key(player)]
+        if scope is not None:
+            where.append(PlayerResult.game_id.in_(select(SavedGame.id).where(scope)))
+    else:
+        source, (played, number) = SavedGame, (SavedGame.played_on, SavedGame.id)
+        where = [scope] if scope is not None else []
+    key = tuple_(played, number)
+
+    def keys(*conditions, newest_first: bool = True, limit: int = per_page):
+        order = (played.desc(), number.desc()) if newest_first else (played, number)
+        query = select(played, number).where(*where, *conditions).order_by(*order).limit(limit)
+        return [(row[0], row[1]) for row in db.session.execute(query)]
+
+    if oldest:
+        found = keys(newest_first=False)[::-1]
+    elif after is not None:
+        found = keys(key > tuple_(*after), newest_first=False, limit=per_page + 1)[::-1]
+        if len(found) <= per_page:  # near the top: the newest page, full
+            found = keys()
+        else:
+            found = found[1:]
+    elif before is not None:
+        found = keys(key < tuple_(*before))
+    else:
+        found = keys()
+    total = db.session.scalar(select(func.count()).select_from(source).where(*where)) or 0
+    if not found:
+        return Page([], total, 0, None, None)
+    first, last = found[0], found[-1]
+    newer = db.session.scalar(select(func.count()).select_from(source).where(*where, key > tuple_(*first))) or 0
+    older = db.session.scalar(select(select(number).where(*where, key < tuple_(*last)).exists()))
+    by_id = {
+        saved.id: saved
+        for saved in db.session.scalars(
+            select(SavedGame)
+            .where(SavedGame.id.in_([game_id for _, game_id in found]))
+            .options(defer(SavedGame.entry), selectinload(SavedGame.results))
+        )
+    }
+    games = [by_id[game_id] for _, game_id in found if game_id in by_id]
+    return Page(games, total, newer + 1, first if newer else None, last if older else None)
 
 
-def all_games() -> list[SavedGame]:
-    """Every saved game, oldest played first (for export)."""
-    return list(db.session.scalars(select(SavedGame).order_by(SavedGame.played_on, SavedGame.id)))
+def all_games(scope: Scope = None, batch: int = 200) -> Iterator[SavedGame]:
+    """Every saved game in *scope*, oldest played first, read *batch* at a time
+    (a server-side cursor on PostgreSQL), for exports that stream: the games
+    are never all in memory at once.
+
+    Iterate it inside an app context that outlives the loop (a streamed
+    response keeps its request context, ``stream_with_context``).
+    """
+    query = select(SavedGame).order_by(SavedGame.played_on, SavedGame.id).execution_options(yield_per=batch)
+    if scope is not None:
+        query = query.where(scope)
+    for saved in db.session.scalars(query):
+        yield saved
+        db.session.expunge(saved)  # the identity map would keep every game read

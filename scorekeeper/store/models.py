@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import Model
@@ -28,6 +28,8 @@ class SavedGame(Model):
     """
 
     __tablename__ = "saved_games"
+    # History pages by key (date played, id), newest first: see store.games.history.
+    __table_args__ = (Index("ix_saved_games_played_on_id", "played_on", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
@@ -35,7 +37,7 @@ class SavedGame(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revision: Mapped[int] = mapped_column(Integer)
-    played_on: Mapped[date] = mapped_column(Date, index=True)
+    played_on: Mapped[date] = mapped_column(Date)
     location: Mapped[str] = mapped_column(String(100), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     ruleset: Mapped[str] = mapped_column(String(16))
@@ -80,18 +82,23 @@ class PlayerResult(Model):
     """One player's line of a saved game, for history and stats (rebuilt on change).
 
     :ivar name_key: the name trimmed and case-folded, to group a player's games.
+    :ivar players: how many played the game (2 to 4), for win rates by table size.
     :ivar shared_win: in place 1 together with someone else (R7.4).
     """
 
     __tablename__ = "player_results"
+    # One player's games by key (date played, game id): their stats, chart,
+    # streak and game list read this index in order (store.stats, store.games.history).
+    __table_args__ = (Index("ix_player_results_name_key_played_on", "name_key", "played_on", "game_id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("saved_games.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(160), index=True)
+    name_key: Mapped[str] = mapped_column(String(160))
     played_on: Mapped[date] = mapped_column(Date)
     ruleset: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
     place: Mapped[int] = mapped_column(Integer)
     shared_win: Mapped[bool] = mapped_column(default=False)
     total: Mapped[int] = mapped_column(Integer)

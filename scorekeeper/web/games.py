@@ -10,18 +10,32 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, session, url_for
-from flask_babel import format_date, format_datetime
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import format_date, format_datetime, format_decimal, format_percent, get_locale
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
-from ..store.exchange import game_file, games_csv, history_file, import_games
+from ..store.exchange import SEPARATORS, csv_chunks, game_file, games_csv, history_json_chunks, import_games
 from ..store.models import SavedGame
+from ..store.stats import player_stats
 from .changes import revision_changes
 from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
@@ -75,6 +89,15 @@ def when(moment: datetime) -> str:
 
 
 bp.add_app_template_global(revision_changes)
+bp.add_app_template_global(store.key_text, "key_text")
+bp.add_app_template_global(format_percent, "format_percent")
+
+
+@bp.app_template_global()
+def csv_separator() -> str | None:
+    """The ``sep`` of the page's CSV links: ``"semicolon"`` on German pages
+    (spreadsheets set to German split on ``;``, as 1,5 is a number there), else none."""
+    return "semicolon" if str(get_locale() or "en") == "de" else None
 
 
 @bp.app_template_filter("local_time")
@@ -197,7 +220,7 @@ def export_one(public_id: str, fmt: str):
     saved = _find(public_id)
     if fmt == "json":
         return _download(json.dumps(game_file(saved), indent=2, ensure_ascii=False), "json", f"drako-{public_id}")
-    return _download(games_csv([saved]), "csv", f"drako-{public_id}")
+    return _download(games_csv([saved], _separator()), "csv", f"drako-{public_id}")
 
 
 @bp.get("/g/<public_id>/<secret>")
@@ -276,21 +299,44 @@ def delete(public_id: str, secret: str):
     return redirect(url_for(".history_page"), code=303)
 
 
+def _scope() -> store.Scope:
+    """The saved games this request may read: every game on the server."""
+    return None
+
+
+def _history_page(player: str, per_page: int) -> store.Page:
+    """The page of History the query string asks for (``before=`` / ``after=``
+    a game's key, ``oldest=1``; anything else: the newest page)."""
+    return store.history(
+        player,
+        before=store.parse_key(request.args.get("before")),
+        after=store.parse_key(request.args.get("after")),
+        oldest=request.args.get("oldest") == "1",
+        per_page=per_page,
+        scope=_scope(),
+    )
+
+
 @bp.get("/games")
 def history_page():
-    """Saved games, newest first, 20 a page, optionally only one player's."""
+    """Saved games, newest first, 20 a page by key, optionally only one player's."""
     player = store.visible_text(request.args.get("player", ""))[:100]
-    page = store.history(request.args.get("page", 1, type=int), player)
-    return render_template("games/history.html", page=page, player=player)
+    return render_template("games/history.html", page=_history_page(player, 20), player=player)
 
 
 @bp.get("/games.<any(json, csv):fmt>")
 def export_all(fmt: str):
-    """The whole history as ``{"games": [...]}`` JSON or as CSV."""
-    games = store.all_games()
+    """The whole history as ``{"games": [...]}`` JSON or as CSV (``?sep=semicolon``
+    for ``;``), streamed: the first bytes leave at once, and the games are read
+    from the database a batch at a time while they are sent."""
+    games = store.all_games(_scope())
     if fmt == "json":
-        return _download(json.dumps(history_file(games), indent=2, ensure_ascii=False), "json", "drako-history")
-    return _download(games_csv(games), "csv", "drako-history")
+        return _download(stream_with_context(history_json_chunks(games)), "json", "drako-history")
+    return _download(stream_with_context(csv_chunks(games, _separator())), "csv", "drako-history")
+
+
+def _separator() -> str:
+    return SEPARATORS.get(request.args.get("sep", ""), ",")
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
@@ -327,15 +373,28 @@ def import_page():
 
 @bp.get("/player")
 def player():
-    """One player's stats over every saved game (``?name=``, in any case)."""
-    stats = store.player_stats(store.visible_text(request.args.get("name", ""))[:100])
+    """One player's stats over the saved games (``?name=``, in any case), and
+    their games 10 a page (by key, as in History)."""
+    name = store.visible_text(request.args.get("name", ""))[:100]
+    stats = player_stats(name, _scope())
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
-    chart = totals_chart(
-        [total for _, total, _ in stats.timeline],
-        [f"{format_date(played_on, gettext('d MMM y'))}: {total}" for played_on, total, _ in stats.timeline],
+    chart = totals_chart([point.total for point in stats.chart], [_chart_label(point) for point in stats.chart])
+    page = _history_page(name, 10)
+    return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, name=name)
+
+
+def _chart_label(point) -> str:
+    first = format_date(point.first, gettext("d MMM y"))
+    if point.games == 1:
+        return f"{first}: {point.total:g}"
+    return gettext(
+        "%(first)s to %(last)s: %(average)s on average over %(games)s games",
+        first=first,
+        last=format_date(point.last, gettext("d MMM y")),
+        average=format_decimal(point.total, "0.0"),
+        games=format_decimal(point.games),
     )
-    return render_template("games/player.html", stats=stats, chart=chart, Row=Row)
 
 
 def _find(public_id: str) -> SavedGame:
@@ -385,7 +444,7 @@ def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = N
     return render_template("sheets/sheet.html", **context)
 
 
-def _download(body: str, fmt: str, name: str) -> Response:
+def _download(body: str | Iterator[str], fmt: str, name: str) -> Response:
     mimetype = {"json": "application/json", "csv": "text/csv"}[fmt]
     return Response(
         body,
