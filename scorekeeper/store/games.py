@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..engine import RULES_VERSION, Game, GameError, Row, ScoreSheet, score_game
+from ..engine import RULES_VERSION, Game, GameError, Row, ScoreSheet, name_key, score_game
 from .db import db
 from .models import GameRevision, PlayerResult, SavedGame
 
@@ -74,11 +74,6 @@ def has_hidden_controls(text: str, allowed: str = "") -> bool:
 def visible_text(text: str) -> str:
     """*text* without control, surrogate or text-direction characters (for search boxes)."""
     return "".join(ch for ch in text if not _is_hidden_control(ch))
-
-
-def name_key(name: str) -> str:
-    """How a player is recognised across games: Unicode-normalised (NFC), trimmed, case-folded."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
 
 
 def _now() -> datetime:
