@@ -19,9 +19,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..engine import RULES_VERSION, Game, GameError, ScoreSheet, score_game
+from ..engine import RULES_VERSION, Game, GameError, ScoreSheet, name_key, score_game
 from .db import db
-from .models import GameRevision, PlayerResult, SavedGame
+from .models import GameRevision, Player, PlayerResult, SavedGame
 
 MAX_LOCATION = 100
 MAX_NOTES = 2000
@@ -75,11 +75,6 @@ def has_hidden_controls(text: str, allowed: str = "") -> bool:
 def visible_text(text: str) -> str:
     """*text* without control, surrogate or text-direction characters (for search boxes)."""
     return "".join(ch for ch in text if not _is_hidden_control(ch))
-
-
-def name_key(name: str) -> str:
-    """How a player is recognised across games: Unicode-normalised (NFC), trimmed, case-folded."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
 
 
 def _now() -> datetime:
@@ -214,9 +209,32 @@ def sheet_of(entry: dict) -> ScoreSheet:
 #: Where a game stands in History: (date played, id), newest first.
 Key = tuple[date, int]
 
-#: Which saved games a query reads: a condition on :class:`SavedGame`, or
-#: ``None`` for every game on the server.
-Scope = ColumnElement[bool] | None
+
+@dataclass(frozen=True)
+class Scope:
+    """Which saved games a page reads: one group's (*group_id*), or every game
+    on the server (``None``: an open history, or the command line).
+
+    Within a group a player is the roster entry of that name (``players``:
+    renames and merges carry their games); over every game, the name key.
+    """
+
+    group_id: int | None = None
+
+    def games(self) -> list[ColumnElement[bool]]:
+        """Conditions on :class:`SavedGame` for the games in scope."""
+        return [] if self.group_id is None else [SavedGame.group_id == self.group_id]
+
+    def player(self, name: str) -> list[ColumnElement[bool]]:
+        """Conditions on :class:`PlayerResult` for the results of the player called *name* in scope."""
+        if self.group_id is None:
+            return [PlayerResult.name_key == name_key(name)]
+        roster = select(Player.id).where(Player.group_id == self.group_id, Player.name_key == name_key(name))
+        return [PlayerResult.player_id == roster.scalar_subquery()]
+
+
+#: Every saved game on the server.
+EVERY_GAME = Scope()
 
 
 def key_text(key: Key) -> str:
@@ -257,7 +275,7 @@ def history(
     after: Key | None = None,
     oldest: bool = False,
     per_page: int = 20,
-    scope: Scope = None,
+    scope: Scope = EVERY_GAME,
 ) -> Page:
     """Saved games, newest played first (then newest saved), optionally only those with *player*.
 
@@ -271,12 +289,10 @@ def history(
     if player.strip():
         source: type[PlayerResult | SavedGame] = PlayerResult
         played, number = PlayerResult.played_on, PlayerResult.game_id
-        where = [PlayerResult.name_key == name_key(player)]
-        if scope is not None:
-            where.append(PlayerResult.game_id.in_(select(SavedGame.id).where(scope)))
+        where = scope.player(player)
     else:
         source, (played, number) = SavedGame, (SavedGame.played_on, SavedGame.id)
-        where = [scope] if scope is not None else []
+        where = scope.games()
     key = tuple_(played, number)
 
     def keys(*conditions, newest_first: bool = True, limit: int = per_page):
@@ -314,7 +330,7 @@ def history(
     return Page(games, total, newer + 1, first if newer else None, last if older else None)
 
 
-def all_games(scope: Scope = None, batch: int = 200) -> Iterator[SavedGame]:
+def all_games(scope: Scope = EVERY_GAME, batch: int = 200) -> Iterator[SavedGame]:
     """Every saved game in *scope*, oldest played first, read *batch* at a time
     (a server-side cursor on PostgreSQL), for exports that stream: the games
     are never all in memory at once.
@@ -322,9 +338,11 @@ def all_games(scope: Scope = None, batch: int = 200) -> Iterator[SavedGame]:
     Iterate it inside an app context that outlives the loop (a streamed
     response keeps its request context, ``stream_with_context``).
     """
-    query = select(SavedGame).order_by(SavedGame.played_on, SavedGame.id).execution_options(yield_per=batch)
-    if scope is not None:
-        query = query.where(scope)
-    for saved in db.session.scalars(query):
-        yield saved
-        db.session.expunge(saved)  # the identity map would keep every game read
+    query = (
+        select(SavedGame)
+        .where(*scope.games())
+        .order_by(SavedGame.played_on, SavedGame.id)
+        .execution_options(yield_per=batch)
+    )
+    # The session's identity map holds games weakly: each is freed once written out.
+    yield from db.session.scalars(query)

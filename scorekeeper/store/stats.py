@@ -31,7 +31,7 @@ from sqlalchemy.orm import aliased
 
 from ..engine import Row
 from .db import db
-from .games import Scope, name_key
+from .games import EVERY_GAME, Scope
 from .models import PlayerResult, SavedGame
 
 #: A chart shows each game up to this many; beyond, it shows averages of this many runs of games.
@@ -105,13 +105,12 @@ class PlayerStats:
     chart: list[ChartPoint]
 
 
-def player_stats(name: str, scope: Scope = None) -> PlayerStats | None:
-    """Stats of the player called *name* (same name as :func:`name_key` reads it)
-    over the games of *scope* (default: every game), or ``None`` if they played none."""
-    key = name_key(name)
-    mine: list[ColumnElement[bool]] = [PlayerResult.name_key == key]
-    if scope is not None:
-        mine.append(PlayerResult.game_id.in_(select(SavedGame.id).where(scope)))
+def player_stats(name: str, scope: Scope = EVERY_GAME) -> PlayerStats | None:
+    """Stats of the player called *name* (the same name as
+    :func:`scorekeeper.engine.name_key` reads it; in a group, the roster
+    entry) over the games of *scope* (default: every game), or ``None`` if
+    they played none there."""
+    mine = scope.player(name)
     won = PlayerResult.place == 1
     sums = db.session.execute(
         select(
