@@ -225,6 +225,12 @@ class Scope:
         """Conditions on :class:`SavedGame` for the games in scope."""
         return [] if self.group_id is None else [SavedGame.group_id == self.group_id]
 
+    def results(self) -> list[ColumnElement[bool]]:
+        """Conditions on :class:`PlayerResult` for the results of the games in scope."""
+        if self.group_id is None:
+            return []
+        return [PlayerResult.game_id.in_(select(SavedGame.id).where(*self.games()))]
+
     def player(self, name: str) -> list[ColumnElement[bool]]:
         """Conditions on :class:`PlayerResult` for the results of the player called *name* in scope."""
         if self.group_id is None:

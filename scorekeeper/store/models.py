@@ -147,15 +147,18 @@ class PlayerResult(Model):
     """
 
     __tablename__ = "player_results"
-    # One player's games by key (date played, game id): their stats, chart,
-    # streak and game list read this index in order (store.stats, store.games.history).
+    # One player's games by key (date played, game id), their place beside it:
+    # their stats, chart, streak and game list read these in order without the
+    # table (store.stats, store.games.history); head-to-head reads the others
+    # of each game off (game id, name key, place).
     __table_args__ = (
-        Index("ix_player_results_name_key_played_on", "name_key", "played_on", "game_id"),
-        Index("ix_player_results_player_id_played_on", "player_id", "played_on", "game_id"),
+        Index("ix_player_results_name_key_played_on", "name_key", "played_on", "game_id", "place"),
+        Index("ix_player_results_player_id_played_on", "player_id", "played_on", "game_id", "place"),
+        Index("ix_player_results_game_id_name_key", "game_id", "name_key", "place"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("saved_games.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("saved_games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str] = mapped_column(String(160))

@@ -32,7 +32,7 @@ from sqlalchemy.orm import aliased
 from ..engine import Row
 from .db import db
 from .games import EVERY_GAME, Scope
-from .models import PlayerResult, SavedGame
+from .models import Player, PlayerResult, SavedGame
 
 #: A chart shows each game up to this many; beyond, it shows averages of this many runs of games.
 CHART_POINTS = 60
@@ -109,66 +109,97 @@ def player_stats(name: str, scope: Scope = EVERY_GAME) -> PlayerStats | None:
     """Stats of the player called *name* (the same name as
     :func:`scorekeeper.engine.name_key` reads it; in a group, the roster
     entry) over the games of *scope* (default: every game), or ``None`` if
-    they played none there."""
+    they played none there.
+
+    One pass over the player's results gives the sums per run of games (the
+    chart), per table size and per ruleset; head-to-head is one join; the
+    streak, the name and the best game read a few index entries.
+    """
     mine = scope.player(name)
-    won = PlayerResult.place == 1
-    sums = db.session.execute(
+    order = (PlayerResult.played_on, PlayerResult.game_id)
+    rows = [getattr(PlayerResult, row.value) for row in Row]
+    numbered = (
         select(
             PlayerResult.players,
             PlayerResult.ruleset,
-            func.count(),
-            func.sum(case((won, 1), else_=0)),
-            func.sum(case((PlayerResult.shared_win, 1), else_=0)),
-            func.sum(PlayerResult.total),
-            func.max(PlayerResult.total),
-            *[func.sum(getattr(PlayerResult, row.value)) for row in Row],
+            PlayerResult.place,
+            PlayerResult.shared_win,
+            PlayerResult.total,
+            PlayerResult.played_on,
+            *rows,
+            ((func.row_number().over(order_by=order) - 1) * CHART_POINTS // func.count().over()).label("run"),
         )
         .where(*mine)
-        .group_by(PlayerResult.players, PlayerResult.ruleset)
+        .subquery()
+    )
+    c = numbered.c
+    lines = db.session.execute(
+        select(
+            c.run,
+            c.players,
+            c.ruleset,
+            func.count(),
+            func.sum(case((c.place == 1, 1), else_=0)),
+            func.sum(case((c.shared_win, 1), else_=0)),
+            func.sum(c.total),
+            func.max(c.total),
+            func.min(c.played_on),
+            func.max(c.played_on),
+            *[func.sum(getattr(c, row.value)) for row in Row],
+        ).group_by(c.run, c.players, c.ruleset)
     ).all()
-    if not sums:
+    if not lines:
         return None
-    games = sum(line[2] for line in sums)
-    best_total = max(line[6] for line in sums)
+    games = sum(line[3] for line in lines)
+    best_total = max(line[7] for line in lines)
     sizes: dict[int, tuple[int, int]] = {}
     rulesets: dict[str, int] = {}
-    for line in sums:
-        played, won_games = sizes.get(line[0], (0, 0))
-        sizes[line[0]] = (played + line[2], won_games + line[3])
-        rulesets[line[1]] = rulesets.get(line[1], 0) + line[2]
-    order = (PlayerResult.played_on.desc(), PlayerResult.game_id.desc())
-    latest_name = db.session.scalar(select(PlayerResult.name).where(*mine).order_by(*order).limit(1))
+    runs: dict[int, tuple[date, date, int, int]] = {}  # run: first, last, games, sum of totals
+    for line in lines:
+        played, won_games = sizes.get(line[1], (0, 0))
+        sizes[line[1]] = (played + line[3], won_games + line[4])
+        rulesets[line[2]] = rulesets.get(line[2], 0) + line[3]
+        first, last, count, points = runs.get(line[0], (line[8], line[9], 0, 0))
+        runs[line[0]] = (min(first, line[8]), max(last, line[9]), count + line[3], points + line[6])
+    latest = (PlayerResult.played_on.desc(), PlayerResult.game_id.desc())
+    latest_name = db.session.scalar(select(PlayerResult.name_key).where(*mine).order_by(*latest).limit(1))
     best_game = db.session.scalar(
         select(SavedGame.public_id)
         .join(PlayerResult, PlayerResult.game_id == SavedGame.id)
         .where(*mine, PlayerResult.total == best_total)
-        .order_by(*order)
+        .order_by(*latest)
         .limit(1)
     )
+    if games <= CHART_POINTS:
+        chart = _each_game(mine)
+    else:
+        chart = [
+            ChartPoint(first, last, points / count, count, None)
+            for _, (first, last, count, points) in sorted(runs.items())
+        ]
     return PlayerStats(
-        name=latest_name or name,
+        name=_name_of(latest_name, scope) if latest_name else name,
         games=games,
-        wins=sum(line[3] - line[4] for line in sums),
-        shared_wins=sum(line[4] for line in sums),
+        wins=sum(line[4] - line[5] for line in lines),
+        shared_wins=sum(line[5] for line in lines),
         by_table_size=[TableSize(n, played, won_games) for n, (played, won_games) in sorted(sizes.items())],
-        average_total=sum(line[5] for line in sums) / games,
+        average_total=sum(line[6] for line in lines) / games,
         best_total=best_total,
         best_game=best_game or "",
-        row_averages={row: sum(line[7 + i] for line in sums) / games for i, row in enumerate(Row)},
+        row_averages={row: sum(line[10 + i] for line in lines) / games for i, row in enumerate(Row)},
         favourite_ruleset=max(rulesets, key=lambda rs: (rulesets[rs], rs == "pocket")),
-        head_to_head=_head_to_head(mine),
+        head_to_head=_head_to_head(mine, scope),
         streak=_streak(mine),
-        chart=_chart(mine, games),
+        chart=chart,
     )
 
 
-def _head_to_head(mine: list[ColumnElement[bool]]) -> list[HeadToHead]:
+def _head_to_head(mine: list[ColumnElement[bool]], scope: Scope) -> list[HeadToHead]:
     """Against each player met: games together, wins (placed better), losses (placed worse)."""
     other = aliased(PlayerResult, name="other")
     rows = db.session.execute(
         select(
             other.name_key,
-            func.max(other.name),
             func.count(),
             func.sum(case((PlayerResult.place < other.place, 1), else_=0)),
             func.sum(case((PlayerResult.place > other.place, 1), else_=0)),
@@ -177,8 +208,20 @@ def _head_to_head(mine: list[ColumnElement[bool]]) -> list[HeadToHead]:
         .where(*mine)
         .group_by(other.name_key)
     ).all()
-    met = [HeadToHead(name, games, wins, losses) for _, name, games, wins, losses in rows]
+    met = [HeadToHead(_name_of(key, scope), games, wins, losses) for key, games, wins, losses in rows]
     return sorted(met, key=lambda h: (-h.games, h.name.casefold()))
+
+
+def _name_of(key: str, scope: Scope) -> str:
+    """How the player *key* is shown: in a group, their roster name (renames
+    included); else the name last typed for them (one index entry each)."""
+    if scope.group_id is not None:
+        roster = select(Player.name).where(Player.group_id == scope.group_id, Player.name_key == key)
+        if (name := db.session.scalar(roster)) is not None:
+            return name
+    latest = (PlayerResult.played_on.desc(), PlayerResult.game_id.desc())
+    query = select(PlayerResult.name).where(PlayerResult.name_key == key, *scope.results()).order_by(*latest).limit(1)
+    return db.session.scalar(query) or key
 
 
 def _streak(mine: list[ColumnElement[bool]]) -> int:
@@ -194,35 +237,12 @@ def _streak(mine: list[ColumnElement[bool]]) -> int:
     return db.session.scalar(select(func.count()).select_from(PlayerResult).where(*mine, *since)) or 0
 
 
-def _chart(mine: list[ColumnElement[bool]], games: int) -> list[ChartPoint]:
-    """Each game's total, oldest first; beyond :data:`CHART_POINTS` games, the
-    averages of that many runs of consecutive games (numbered in SQL by a window)."""
-    order = (PlayerResult.played_on, PlayerResult.game_id)
-    if games <= CHART_POINTS:
-        rows = db.session.execute(
-            select(PlayerResult.played_on, PlayerResult.total, SavedGame.public_id)
-            .join(SavedGame, SavedGame.id == PlayerResult.game_id)
-            .where(*mine)
-            .order_by(*order)
-        ).all()
-        return [ChartPoint(played, played, float(total), 1, public_id) for played, total, public_id in rows]
-    numbered = (
-        select(
-            PlayerResult.played_on,
-            PlayerResult.total,
-            ((func.row_number().over(order_by=order) - 1) * CHART_POINTS // games).label("run"),
-        )
+def _each_game(mine: list[ColumnElement[bool]]) -> list[ChartPoint]:
+    """Each game's total, oldest first (for up to :data:`CHART_POINTS` games)."""
+    rows = db.session.execute(
+        select(PlayerResult.played_on, PlayerResult.total, SavedGame.public_id)
+        .join(SavedGame, SavedGame.id == PlayerResult.game_id)
         .where(*mine)
-        .subquery()
-    )
-    runs = db.session.execute(
-        select(
-            func.min(numbered.c.played_on),
-            func.max(numbered.c.played_on),
-            func.avg(numbered.c.total),
-            func.count(),
-        )
-        .group_by(numbered.c.run)
-        .order_by(numbered.c.run)
+        .order_by(PlayerResult.played_on, PlayerResult.game_id)
     ).all()
-    return [ChartPoint(first, last, float(average), count, None) for first, last, average, count in runs]
+    return [ChartPoint(played, played, float(total), 1, public_id) for played, total, public_id in rows]

@@ -380,22 +380,31 @@ def player():
     stats = player_stats(name, _scope())
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
-    chart = totals_chart([point.total for point in stats.chart], [_chart_label(point) for point in stats.chart])
+    chart = totals_chart([point.total for point in stats.chart], _chart_labels(stats.chart))
     page = _history_page(name, 10)
     return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, name=name)
 
 
-def _chart_label(point) -> str:
-    first = format_date(point.first, gettext("d MMM y"))
-    if point.games == 1:
-        return f"{first}: {point.total:g}"
-    return gettext(
-        "%(first)s to %(last)s: %(average)s on average over %(games)s games",
-        first=first,
-        last=format_date(point.last, gettext("d MMM y")),
-        average=format_decimal(point.total, "0.0"),
-        games=format_decimal(point.games),
-    )
+def _chart_labels(points) -> list[str]:
+    """What each point of the chart says: ``"1 Nov 2026: 33"``, or for a run of games
+    ``"1 Nov 2026 to 3 Dec 2026: 14.2 on average over 1,667 games"`` (the words
+    looked up once: a chart has up to 60 points)."""
+    pattern = gettext("d MMM y")
+    run = gettext("%(first)s to %(last)s: %(average)s on average over %(games)s games")
+    labels = []
+    for point in points:
+        first = format_date(point.first, pattern)
+        if point.games == 1:
+            labels.append(f"{first}: {point.total:g}")
+            continue
+        values = {
+            "first": first,
+            "last": format_date(point.last, pattern),
+            "average": format_decimal(point.total, "0.0"),
+            "games": format_decimal(point.games),
+        }
+        labels.append(run % values)
+    return labels
 
 
 def _find(public_id: str) -> SavedGame:

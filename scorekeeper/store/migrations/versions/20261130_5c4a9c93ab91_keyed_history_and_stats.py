@@ -38,11 +38,17 @@ def upgrade():
     if op.get_bind().dialect.name != "sqlite":  # SQLite cannot drop a default without copying the table
         op.alter_column("player_results", "players", server_default=None)
     op.drop_index("ix_player_results_name_key", table_name="player_results")
-    op.create_index("ix_player_results_name_key_played_on", "player_results", ["name_key", "played_on", "game_id"])
-    op.create_index("ix_player_results_player_id_played_on", "player_results", ["player_id", "played_on", "game_id"])
+    # The place rides along, so a player's keyset pages, streak and head-to-head read no table rows.
+    key_of_games = ["played_on", "game_id", "place"]
+    op.create_index("ix_player_results_name_key_played_on", "player_results", ["name_key", *key_of_games])
+    op.create_index("ix_player_results_player_id_played_on", "player_results", ["player_id", *key_of_games])
+    op.drop_index("ix_player_results_game_id", table_name="player_results")
+    op.create_index("ix_player_results_game_id_name_key", "player_results", ["game_id", "name_key", "place"])
 
 
 def downgrade():
+    op.drop_index("ix_player_results_game_id_name_key", table_name="player_results")
+    op.create_index("ix_player_results_game_id", "player_results", ["game_id"])
     op.drop_index("ix_player_results_player_id_played_on", table_name="player_results")
     op.drop_index("ix_player_results_name_key_played_on", table_name="player_results")
     op.create_index("ix_player_results_name_key", "player_results", ["name_key"])
