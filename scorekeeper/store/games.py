@@ -11,6 +11,7 @@ import hmac
 import secrets
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
@@ -18,9 +19,19 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..engine import RULES_VERSION, Game, GameError, Row, ScoreSheet, name_key, score_game
+from ..engine import (
+    MAX_NAME_LENGTH,
+    RULES_VERSION,
+    Game,
+    GameError,
+    Row,
+    ScoreSheet,
+    display_name,
+    name_key,
+    score_game,
+)
 from .db import db
-from .models import GameRevision, PlayerResult, SavedGame
+from .models import GameRevision, Group, Player, PlayerResult, SavedGame
 
 MAX_LOCATION = 100
 MAX_NOTES = 2000
@@ -84,9 +95,14 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def save_game(game: Game, details: Details, *, commit: bool = True) -> tuple[SavedGame, str]:
+def save_game(
+    game: Game, details: Details, *, group: Group | None = None, commit: bool = True
+) -> tuple[SavedGame, str]:
     """Store a valid *game* as revision 1.
 
+    :param group: the group it belongs to (its players join the group's
+        roster); ``None`` keeps it outside every group (seen by its links only,
+        and in an open history).
     :param commit: commit at once; ``False`` lets the caller save several
         games in one transaction.
     :returns: the saved game and the secret of its private edit link (only
@@ -99,6 +115,7 @@ def save_game(game: Game, details: Details, *, commit: bool = True) -> tuple[Sav
         edit_token_hash=_hash(token),
         created_at=now,
         updated_at=now,
+        group=group,
     )
     _apply(saved, game, details, now)
     db.session.add(saved)
@@ -140,9 +157,11 @@ def delete_game(saved: SavedGame) -> None:
 
 
 def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> None:
-    """Make *game* the current entry: a new revision, a rebuilt summary."""
+    """Make *game* the current entry: a new revision, a rebuilt summary (each
+    result pointing to its roster player when the game has a group)."""
     sheet = score_game(game)
     entry = game.to_dict()
+    players = _roster_players(saved, game)
     saved.updated_at = when
     saved.played_on = details.played_on
     saved.location = details.location.strip()[:MAX_LOCATION]
@@ -165,13 +184,14 @@ def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> No
     )
     saved.results.clear()
     winners = len(sheet.winners)
-    for result in sheet.results:
+    for result, player in zip(sheet.results, players, strict=True):
         rows = {row.value: value for row, value in result.rows.items()}
         saved.results.append(
             PlayerResult(
                 seat=result.index,
-                name=result.player.name,
-                name_key=name_key(result.player.name),
+                player=player,
+                name=player.name if player else result.player.name,
+                name_key=player.name_key if player else name_key(result.player.name),
                 played_on=saved.played_on,
                 ruleset=game.ruleset.id,
                 place=result.place,
@@ -180,6 +200,40 @@ def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> No
                 **rows,
             )
         )
+
+
+def _roster_players(saved: SavedGame, game: Game) -> list[Player | None]:
+    """The roster player of each of *game*'s players (``None`` each outside a group).
+
+    A correction keeps a seat's player when its typed name is still the same
+    name, so a player renamed or merged on the roster since stays who they are;
+    a new name is looked up on the roster, and added to it if need be.
+    """
+    if saved.group is None:
+        return [None] * len(game.players)
+    before: dict[int, tuple[str, int | None]] = {}
+    if saved.entry:
+        typed = [p.get("name", "") for p in saved.entry.get("players", [])]
+        before = {r.seat: (name_key(typed[r.seat]), r.player_id) for r in saved.results if r.seat < len(typed)}
+    players: list[Player | None] = []
+    for seat, player in enumerate(game.players):
+        key = name_key(player.name)
+        kept_key, kept_id = before.get(seat, ("", None))
+        kept = db.session.get(Player, kept_id) if kept_id is not None and kept_key == key else None
+        players.append(kept or roster_player(saved.group, player.name))
+    return players
+
+
+def roster_player(group: Group, typed: str) -> Player:
+    """The roster player of *group* whose name is *typed* (by the engine's
+    ``name_key``), added to the roster (shown as typed, in one form) if there is
+    none yet."""
+    key = name_key(typed)
+    player = db.session.scalar(select(Player).where(Player.group_id == group.id, Player.name_key == key))
+    if player is None:
+        player = Player(group=group, name=display_name(typed)[:MAX_NAME_LENGTH], name_key=key)
+        db.session.add(player)
+    return player
 
 
 def find_game(public_id: str) -> SavedGame | None:
@@ -214,9 +268,14 @@ class Page:
     total: int
 
 
-def history(page: int = 1, player: str = "", per_page: int = 20) -> Page:
-    """Saved games, newest played first, optionally only those with *player*."""
+def history(page: int = 1, player: str = "", per_page: int = 20, group_ids: Sequence[int] | None = None) -> Page:
+    """Saved games, newest played first, optionally only those with *player*.
+
+    :param group_ids: only these groups' games; ``None``: every game (an open history).
+    """
     query = select(SavedGame)
+    if group_ids is not None:
+        query = query.where(SavedGame.group_id.in_(group_ids))
     if player.strip():
         query = query.where(
             SavedGame.id.in_(select(PlayerResult.game_id).where(PlayerResult.name_key == name_key(player)))
@@ -252,14 +311,20 @@ class PlayerStats:
     timeline: list[tuple[date, int, str]]
 
 
-def player_stats(name: str) -> PlayerStats | None:
-    """Stats of the player called *name* (trimmed, any case), or ``None`` if unknown."""
-    rows = db.session.execute(
+def player_stats(name: str, group_ids: Sequence[int] | None = None) -> PlayerStats | None:
+    """Stats of the player called *name* (the same name by the engine's
+    ``name_key``), or ``None`` if unknown.
+
+    :param group_ids: only their games in these groups; ``None``: every game (an open history).
+    """
+    query = (
         select(PlayerResult, SavedGame.public_id)
         .join(SavedGame, SavedGame.id == PlayerResult.game_id)
         .where(PlayerResult.name_key == name_key(name))
-        .order_by(PlayerResult.played_on, SavedGame.created_at)
-    ).all()
+    )
+    if group_ids is not None:
+        query = query.where(SavedGame.group_id.in_(group_ids))
+    rows = db.session.execute(query.order_by(PlayerResult.played_on, SavedGame.created_at)).all()
     if not rows:
         return None
     results = [result for result, _ in rows]
@@ -278,6 +343,12 @@ def player_stats(name: str) -> PlayerStats | None:
     )
 
 
-def all_games() -> list[SavedGame]:
-    """Every saved game, oldest played first (for export)."""
-    return list(db.session.scalars(select(SavedGame).order_by(SavedGame.played_on, SavedGame.id)))
+def all_games(group_ids: Sequence[int] | None = None) -> list[SavedGame]:
+    """Every saved game, oldest played first (for export).
+
+    :param group_ids: only these groups' games; ``None``: every game (an open history).
+    """
+    query = select(SavedGame)
+    if group_ids is not None:
+        query = query.where(SavedGame.group_id.in_(group_ids))
+    return list(db.session.scalars(query.order_by(SavedGame.played_on, SavedGame.id)))

@@ -12,7 +12,19 @@ import hashlib
 import json
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import format_date, format_datetime
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
@@ -21,6 +33,7 @@ from markupsafe import Markup
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
 from ..store.exchange import game_file, games_csv, history_file, import_games
+from ..store.groups import find_group
 from ..store.models import SavedGame
 from .changes import revision_changes
 from .display import qr_fits, totals_chart
@@ -28,6 +41,7 @@ from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
 from .i18n import N_, error_message, error_text, gettext
 from .links import DamagedLink, decode_game
+from .membership import group_for_save, visible_group_ids
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
     SheetLinks,
@@ -131,7 +145,12 @@ def save():
         details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
     except GameError as problem:
         abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=error_text(problem)))
-    saved, secret = store.save_game(game, details)
+    try:
+        group = group_for_save()
+    except GameError as problem:
+        g.group_error = error_text(problem)
+        return render_sheet_with_save_form(form.token.data, form, [g.group_error], 422)
+    saved, secret = store.save_game(game, details, group=group)
     remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
     remembered[_sheet_key(form.token.data)] = saved.public_id
     session["saved_sheets"] = remembered
@@ -280,14 +299,15 @@ def delete(public_id: str, secret: str):
 def history_page():
     """Saved games, newest first, 20 a page, optionally only one player's."""
     player = store.visible_text(request.args.get("player", ""))[:100]
-    page = store.history(request.args.get("page", 1, type=int), player)
-    return render_template("games/history.html", page=page, player=player)
+    group_ids = visible_group_ids()
+    page = store.history(request.args.get("page", 1, type=int), player, group_ids=group_ids)
+    return render_template("games/history.html", page=page, player=player, in_no_group=group_ids == [])
 
 
 @bp.get("/games.<any(json, csv):fmt>")
 def export_all(fmt: str):
-    """The whole history as ``{"games": [...]}`` JSON or as CSV."""
-    games = store.all_games()
+    """The whole history (of this phone's groups) as ``{"games": [...]}`` JSON or as CSV."""
+    games = store.all_games(visible_group_ids())
     if fmt == "json":
         return _download(json.dumps(history_file(games), indent=2, ensure_ascii=False), "json", "drako-history")
     return _download(games_csv(games), "csv", "drako-history")
@@ -319,7 +339,7 @@ def import_page():
             errors.append(gettext("The file %(name)s is not a JSON game file.", name=upload.filename))
         else:
             try:
-                return render_template("games/imported.html", stored=import_games(data))
+                return render_template("games/imported.html", stored=import_games(data, group=group_for_save()))
             except GameErrors as problems:
                 errors.extend(error_message(problem) for problem in problems.errors)
     return render_template("games/import.html", form=form, errors=errors), 422
@@ -327,8 +347,13 @@ def import_page():
 
 @bp.get("/player")
 def player():
-    """One player's stats over every saved game (``?name=``, in any case)."""
-    stats = store.player_stats(store.visible_text(request.args.get("name", ""))[:100])
+    """One player's stats over their saved games (``?name=``, in any case) in
+    this phone's groups, or in one of them (``?group=`` its public id)."""
+    group_ids = visible_group_ids()
+    group = find_group(request.args.get("group", ""))
+    if group is not None and (group_ids is None or group.id in group_ids):
+        group_ids = [group.id]
+    stats = store.player_stats(store.visible_text(request.args.get("name", ""))[:100], group_ids=group_ids)
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
     chart = totals_chart(
