@@ -88,21 +88,36 @@ def export_games(ctx: click.Context, output_format: str, public_id: str | None, 
 
 @main.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@click.option(
+    "--group", "group_id", metavar="ID", help="Put the games in this group (its id from `scorekeeper groups`)."
+)
 @click.pass_context
-def import_file(ctx: click.Context, file: TextIO) -> None:
+def import_file(ctx: click.Context, file: TextIO, group_id: str | None) -> None:
     """Store the game file FILE (or a whole exported history) as saved games.
 
+    The games go into the group --group ID, else into a new group named after
+    the file (`scorekeeper groups --base-url URL` prints its invite link).
     Prints each game's read-only and private path. All or nothing: one refused
     game stores none (exit status 2, one error line per problem).
     """
+    from .store import groups as store_groups
     from .store.exchange import import_games
 
     data = _read_json(ctx, file)
     with _database():
+        if group_id:
+            group = store_groups.find_group(group_id)
+            if group is None:
+                _refuse(ctx, [f"no group with id {group_id!r} (see scorekeeper groups)"])
+        else:
+            source = getattr(file, "name", "<stdin>")
+            name = "Imported" if source == "<stdin>" else f"Imported from {source.rsplit('/', 1)[-1]}"
+            group, _ = store_groups.create_group(name[: store_groups.MAX_GROUP_NAME], commit=False, invite=False)
         try:
-            stored = import_games(data)
+            stored = import_games(data, group=group)
         except GameErrors as errors:
             _refuse(ctx, ENGLISH.errors(errors))
+        click.echo(f"group: {group.name} (id {group.public_id})")
         for saved, secret in stored:
             names = ", ".join(r.name for r in saved.results)
             click.echo(f"saved {saved.played_on} {names}")

@@ -58,13 +58,17 @@ def checked_group_name(raw: str | None) -> str:
     return name
 
 
-def create_group(name: str, *, commit: bool = True) -> tuple[Group, str]:
+def create_group(name: str, *, commit: bool = True, invite: bool = True) -> tuple[Group, str]:
     """A new group called *name* (already checked) and the secret of its invite link.
 
+    :param invite: ``False`` issues no invite link yet (a group made by the
+        command line: ``scorekeeper groups`` issues it); the secret is ``""``.
     :returns: the group and the secret; only its hash is stored.
     """
-    secret = secrets.token_urlsafe(24)
-    group = Group(public_id=_public_id(), name=name, invite_hash=_hash(secret), created_at=datetime.now(UTC))
+    secret = secrets.token_urlsafe(24) if invite else ""
+    group = Group(
+        public_id=_public_id(), name=name, invite_hash=_hash(secret) if invite else "", created_at=datetime.now(UTC)
+    )
     db.session.add(group)
     if commit:
         db.session.commit()

@@ -10,7 +10,7 @@ are sent ``Cache-Control: no-store`` and ``Referrer-Policy: no-referrer``.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -26,9 +26,9 @@ bp = Blueprint("groups", __name__)
 
 
 def _private(response: BaseResponse) -> BaseResponse:
-    """No copy kept by any cache, no address sent on as a Referer: the page holds a secret."""
+    """No copy kept by any cache, no address sent on as a Referer: the answer holds a secret."""
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    g.referrer_policy = "no-referrer"  # set last, over the app-wide policy (membership.init_app)
     return response
 
 
@@ -86,7 +86,7 @@ def invite_qr(public_id: str):
 
 def _checked_form() -> None:
     if not FlaskForm().validate():
-        abort(400, description=gettext("The form had expired; open the group's page and try again."))
+        abort(400, description=gettext("The form had expired; open the group’s page and try again."))
 
 
 @bp.post("/groups/<public_id>/players/<int:player_id>/rename")
@@ -97,7 +97,7 @@ def rename_player(public_id: str, player_id: int):
     _checked_form()
     player = store_groups.find_player(group, player_id)
     if player is None:
-        abort(404, description=gettext("That player is not on this group's roster (any more)."))
+        abort(404, description=gettext("That player is not on this group’s roster (any more)."))
     old = player.name
     try:
         store_groups.rename_player(player, request.form.get("name", "")[:200])

@@ -166,9 +166,20 @@ def roster_suggestions() -> str:
     return render_template("groups/_roster.html", names=names) if names else ""
 
 
+def _referrer_policy(response: Response) -> Response:
+    """A view's own ``Referrer-Policy`` (``g.referrer_policy``) over the app-wide one."""
+    policy = g.get("referrer_policy")
+    if policy:
+        response.headers["Referrer-Policy"] = policy
+    return response
+
+
 def init_app(app: Flask) -> None:
-    """Fill the phone slots of every page and give templates the slots."""
+    """Fill the phone slots of every page, let a view send its own referrer
+    policy, and give templates the slots."""
     app.after_request(fill_phone_slots)
+    # first in the list, so run last: after flask-talisman has set the app-wide policy
+    app.after_request_funcs.setdefault(None, []).insert(0, _referrer_policy)
     app.jinja_env.globals.update(
         GROUP_CHOICE_SLOT=GROUP_CHOICE_SLOT, ROSTER_SLOT=ROSTER_SLOT, sees_group=sees_group, phone_groups=phone_groups
     )
