@@ -201,8 +201,8 @@ def test_the_form_offers_the_roster_names(phones):
 
 
 def roster_ids(phone, group_path: str) -> dict[str, int]:
-    rows = soup_of(phone.get(group_path)).select("#roster tbody tr")
-    return {row.th.get_text(): int(row["id"].removeprefix("player-")) for row in rows}
+    rows = soup_of(phone.get(group_path)).select("#roster .roster li")
+    return {row.select_one(".player-name").get_text(): int(row["id"].removeprefix("player-")) for row in rows}
 
 
 def test_a_rename_and_a_merge_carry_the_stats(phones):
