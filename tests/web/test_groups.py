@@ -194,10 +194,9 @@ def test_the_form_offers_the_roster_names(phones):
     assert sorted(o["value"] for o in form.select("datalist#roster option")) == ["Mia Sophie", "Quin", "Rin", "Yara"]
     assert soup_of(other.get("/")).select_one("datalist#roster") is None  # no group, no names
     [group_path] = group_paths(phone)
-    roster = {
-        th.get_text(): th.find_next("td").get_text() for th in soup_of(phone.get(group_path)).select("#roster tbody th")
-    }
-    assert roster == {"Mia Sophie": "2", "Quin": "2", "Rin": "2", "Yara": "2"}
+    rows = soup_of(phone.get(group_path)).select("#roster .roster li")
+    roster = {li.select_one(".player-name").get_text(): li.select_one(".games").get_text() for li in rows}
+    assert roster == {"Mia Sophie": "2 games", "Quin": "2 games", "Rin": "2 games", "Yara": "2 games"}
 
 
 def roster_ids(phone, group_path: str) -> dict[str, int]:
@@ -314,3 +313,23 @@ def test_cli_lists_groups_and_issues_the_first_invite_link(database_url, db_app,
     phone = db_app.test_client()
     assert phone.get(link.removeprefix("http://localhost")).status_code == 303
     assert len(history_ids(phone)) == 1
+
+
+def test_a_group_page_with_a_long_roster_stays_under_the_page_budget(db_app, phones):
+    phone, _, _ = phones
+    save(phone, game_of("Ana", "Bo", "Cy", "Di"))
+    [group_path] = group_paths(phone)
+    with db_app.app_context():
+        from scorekeeper.store import db
+        from scorekeeper.store.games import roster_player
+        from scorekeeper.store.groups import find_group
+
+        group = find_group(group_path.removeprefix("/groups/"))
+        for number in range(60):
+            roster_player(group, f"Spielerin Nummer {number:02d} mit langem Namen")
+        db.session.commit()
+    for path in (group_path, "/games", "/"):
+        page = phone.get(path, headers={"Accept-Encoding": "br"})
+        assert page.status_code == 200 and page.headers["Content-Encoding"] == "br"
+        assert len(page.data) < 20 * 1024, (path, len(page.data))
+    assert len(soup_of(phone.get(group_path)).select("#roster .roster li")) == 64
