@@ -47,13 +47,15 @@ PAGES = {
 }
 
 
-def fill(url: str, target: int, group_name: str = "Bench") -> None:
-    """Bring the database at *url* to *target* games in one group (adding only what is missing)."""
+def fill(url: str, target: int, group_name: str = "Bench") -> str:
+    """Bring the database at *url* to *target* games in one group (adding only
+    what is missing); returns a new invite path of the group (``/join/…``)."""
     from sqlalchemy import func, select
 
     from scorekeeper import create_app
     from scorekeeper.store import db
     from scorekeeper.store.models import Group, SavedGame
+    from scorekeeper.store.groups import new_invite
     from tests.bulk import add_games, make_group
 
     app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url})
@@ -70,7 +72,10 @@ def fill(url: str, target: int, group_name: str = "Bench") -> None:
         else:
             db.session.execute(db.text("ANALYZE"))
             db.session.commit()
+        invite = f"/join/{group.public_id}/{new_invite(group)}"
+        db.session.commit()
         db.engine.dispose()
+    return invite
 
 
 def worker_pid(master: int) -> int:
@@ -86,7 +91,7 @@ def memory(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024
 
 
-def measure(url: str, port: int) -> None:
+def measure(url: str, port: int, invite: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
     env |= {"SCOREKEEPER_DATABASE_URL": url, "SCOREKEEPER_SECRET_KEY": "bench", "SCOREKEEPER_MIGRATE": "false"}
     server = subprocess.Popen(
@@ -114,12 +119,14 @@ def measure(url: str, port: int) -> None:
             except requests.RequestException:
                 time.sleep(0.2)
         worker = worker_pid(server.pid)
+        phone = requests.Session()  # a phone in the group: History shows the group's games
+        assert phone.get(base + invite, timeout=60).status_code == 200
         for label, path in PAGES.items():
-            assert requests.get(base + path, timeout=60).status_code == 200, path  # warm-up
+            assert phone.get(base + path, timeout=60).status_code == 200, path  # warm-up
             times, size = [], 0
             for _ in range(5):
                 started = time.perf_counter()
-                response = requests.get(base + path, timeout=60, headers={"Accept-Encoding": "identity"})
+                response = phone.get(base + path, timeout=60, headers={"Accept-Encoding": "identity"})
                 times.append((time.perf_counter() - started) * 1000)
                 size = len(response.content)
             print(f"  {label:<30} {statistics.median(times):7.1f} ms  ({max(times):.1f} max, {size / 1024:.0f} KB)")
@@ -127,7 +134,7 @@ def measure(url: str, port: int) -> None:
         started = time.perf_counter()
         first = None
         size = 0
-        with requests.get(base + "/games.csv", stream=True, timeout=600) as response:
+        with phone.get(base + "/games.csv", stream=True, timeout=600) as response:
             for chunk in response.iter_content(65536):
                 if first is None:
                     first = time.perf_counter() - started
@@ -163,8 +170,8 @@ def main() -> None:
     print(f"{url.split('@')[-1]}", flush=True)
     for games in args.sizes:
         print(f"{games:,} games", flush=True)
-        fill(url, games)
-        measure(url, args.port)
+        invite = fill(url, games)
+        measure(url, args.port, invite)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from typing import cast
 from ..engine import Card, Game, GameError, GameErrors, InvalidGame, Row
 from .db import db
 from .games import Details, save_game, sheet_of
-from .models import SavedGame
+from .models import Group, SavedGame
 
 #: Most games one import may hold (split larger histories).
 MAX_IMPORT = 1000
@@ -148,8 +148,8 @@ def read_games(data: object) -> list[tuple[Game, Details]]:
     return read
 
 
-def import_games(data: object) -> list[tuple[SavedGame, str]]:
-    """Store every game of *data* (all or none).
+def import_games(data: object, group: Group | None = None) -> list[tuple[SavedGame, str]]:
+    """Store every game of *data* (all or none), in *group* (``None``: outside every group).
 
     :returns: ``(saved game, edit secret)`` per game, in file order.
     :raises GameErrors: if any game is refused; nothing is stored then.
@@ -158,7 +158,7 @@ def import_games(data: object) -> list[tuple[SavedGame, str]]:
     stored = []
     try:
         for game, details in games:
-            stored.append(save_game(game, details, commit=False))
+            stored.append(save_game(game, details, group=group, commit=False))
         db.session.commit()
     except Exception:
         db.session.rollback()

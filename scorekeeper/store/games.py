@@ -19,9 +19,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..engine import RULES_VERSION, Game, GameError, ScoreSheet, name_key, score_game
+from ..engine import (
+    MAX_NAME_LENGTH,
+    RULES_VERSION,
+    Game,
+    GameError,
+    ScoreSheet,
+    display_name,
+    name_key,
+    score_game,
+)
 from .db import db
-from .models import GameRevision, Player, PlayerResult, SavedGame
+from .models import GameRevision, Group, Player, PlayerResult, SavedGame
 
 MAX_LOCATION = 100
 MAX_NOTES = 2000
@@ -85,9 +94,14 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def save_game(game: Game, details: Details, *, commit: bool = True) -> tuple[SavedGame, str]:
+def save_game(
+    game: Game, details: Details, *, group: Group | None = None, commit: bool = True
+) -> tuple[SavedGame, str]:
     """Store a valid *game* as revision 1.
 
+    :param group: the group it belongs to (its players join the group's
+        roster); ``None`` keeps it outside every group (seen by its links only,
+        and in an open history).
     :param commit: commit at once; ``False`` lets the caller save several
         games in one transaction.
     :returns: the saved game and the secret of its private edit link (only
@@ -100,6 +114,7 @@ def save_game(game: Game, details: Details, *, commit: bool = True) -> tuple[Sav
         edit_token_hash=_hash(token),
         created_at=now,
         updated_at=now,
+        group=group,
     )
     _apply(saved, game, details, now)
     db.session.add(saved)
@@ -141,9 +156,11 @@ def delete_game(saved: SavedGame) -> None:
 
 
 def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> None:
-    """Make *game* the current entry: a new revision, a rebuilt summary."""
+    """Make *game* the current entry: a new revision, a rebuilt summary (each
+    result pointing to its roster player when the game has a group)."""
     sheet = score_game(game)
     entry = game.to_dict()
+    players = _roster_players(saved, game)
     saved.updated_at = when
     saved.played_on = details.played_on
     saved.location = details.location.strip()[:MAX_LOCATION]
@@ -166,13 +183,14 @@ def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> No
     )
     saved.results.clear()
     winners = len(sheet.winners)
-    for result in sheet.results:
+    for result, player in zip(sheet.results, players, strict=True):
         rows = {row.value: value for row, value in result.rows.items()}
         saved.results.append(
             PlayerResult(
                 seat=result.index,
-                name=result.player.name,
-                name_key=name_key(result.player.name),
+                player=player,
+                name=player.name if player else result.player.name,
+                name_key=player.name_key if player else name_key(result.player.name),
                 played_on=saved.played_on,
                 ruleset=game.ruleset.id,
                 players=len(sheet.results),
@@ -182,6 +200,40 @@ def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> No
                 **rows,
             )
         )
+
+
+def _roster_players(saved: SavedGame, game: Game) -> list[Player | None]:
+    """The roster player of each of *game*'s players (``None`` each outside a group).
+
+    A correction keeps a seat's player when its typed name is still the same
+    name, so a player renamed or merged on the roster since stays who they are;
+    a new name is looked up on the roster, and added to it if need be.
+    """
+    if saved.group is None:
+        return [None] * len(game.players)
+    before: dict[int, tuple[str, int | None]] = {}
+    if saved.entry:
+        typed = [p.get("name", "") for p in saved.entry.get("players", [])]
+        before = {r.seat: (name_key(typed[r.seat]), r.player_id) for r in saved.results if r.seat < len(typed)}
+    players: list[Player | None] = []
+    for seat, player in enumerate(game.players):
+        key = name_key(player.name)
+        kept_key, kept_id = before.get(seat, ("", None))
+        kept = db.session.get(Player, kept_id) if kept_id is not None and kept_key == key else None
+        players.append(kept or roster_player(saved.group, player.name))
+    return players
+
+
+def roster_player(group: Group, typed: str) -> Player:
+    """The roster player of *group* whose name is *typed* (by the engine's
+    ``name_key``), added to the roster (shown as typed, in one form) if there is
+    none yet."""
+    key = name_key(typed)
+    player = db.session.scalar(select(Player).where(Player.group_id == group.id, Player.name_key == key))
+    if player is None:
+        player = Player(group=group, name=display_name(typed)[:MAX_NAME_LENGTH], name_key=key)
+        db.session.add(player)
+    return player
 
 
 def find_game(public_id: str) -> SavedGame | None:
@@ -212,31 +264,39 @@ Key = tuple[date, int]
 
 @dataclass(frozen=True)
 class Scope:
-    """Which saved games a page reads: one group's (*group_id*), or every game
-    on the server (``None``: an open history, or the command line).
+    """Which saved games a page reads: those of the groups *group_ids* (a
+    phone's groups; none for a phone in no group), or every game on the server
+    (``None``: an open history, or the command line).
 
-    Within a group a player is the roster entry of that name (``players``:
+    In groups a player is the roster entry of that name in each (``players``:
     renames and merges carry their games); over every game, the name key.
     """
 
-    group_id: int | None = None
+    group_ids: tuple[int, ...] | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether no game can be in scope (a phone in no group): nothing to ask the database."""
+        return self.group_ids == ()
 
     def games(self) -> list[ColumnElement[bool]]:
         """Conditions on :class:`SavedGame` for the games in scope."""
-        return [] if self.group_id is None else [SavedGame.group_id == self.group_id]
+        return [] if self.group_ids is None else [SavedGame.group_id.in_(self.group_ids)]
 
     def results(self) -> list[ColumnElement[bool]]:
         """Conditions on :class:`PlayerResult` for the results of the games in scope."""
-        if self.group_id is None:
+        if self.group_ids is None:
             return []
         return [PlayerResult.game_id.in_(select(SavedGame.id).where(*self.games()))]
 
     def player(self, name: str) -> list[ColumnElement[bool]]:
         """Conditions on :class:`PlayerResult` for the results of the player called *name* in scope."""
-        if self.group_id is None:
+        if self.group_ids is None:
             return [PlayerResult.name_key == name_key(name)]
-        roster = select(Player.id).where(Player.group_id == self.group_id, Player.name_key == name_key(name))
-        return [PlayerResult.player_id == roster.scalar_subquery()]
+        roster = select(Player.id).where(Player.group_id.in_(self.group_ids), Player.name_key == name_key(name))
+        if len(self.group_ids) == 1:  # one roster entry: the index is read in order
+            return [PlayerResult.player_id == roster.scalar_subquery()]
+        return [PlayerResult.player_id.in_(roster)]
 
 
 #: Every saved game on the server.
@@ -292,6 +352,8 @@ def history(
     ``ix_player_results_name_key_played_on``), so the last page of 100,000
     games costs what the first does, apart from counting.
     """
+    if scope.is_empty:
+        return Page([], 0, 0, None, None)
     if player.strip():
         source: type[PlayerResult | SavedGame] = PlayerResult
         played, number = PlayerResult.played_on, PlayerResult.game_id

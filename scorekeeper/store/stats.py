@@ -115,6 +115,8 @@ def player_stats(name: str, scope: Scope = EVERY_GAME) -> PlayerStats | None:
     chart), per table size and per ruleset; head-to-head is one join; the
     streak, the name and the best game read a few index entries.
     """
+    if scope.is_empty:
+        return None
     mine = scope.player(name)
     order = (PlayerResult.played_on, PlayerResult.game_id)
     rows = [getattr(PlayerResult, row.value) for row in Row]
@@ -215,8 +217,8 @@ def _head_to_head(mine: list[ColumnElement[bool]], scope: Scope) -> list[HeadToH
 def _name_of(key: str, scope: Scope) -> str:
     """How the player *key* is shown: in a group, their roster name (renames
     included); else the name last typed for them (one index entry each)."""
-    if scope.group_id is not None:
-        roster = select(Player.name).where(Player.group_id == scope.group_id, Player.name_key == key)
+    if scope.group_ids:
+        roster = select(Player.name).where(Player.group_id.in_(scope.group_ids), Player.name_key == key).limit(1)
         if (name := db.session.scalar(roster)) is not None:
             return name
     latest = (PlayerResult.played_on.desc(), PlayerResult.game_id.desc())

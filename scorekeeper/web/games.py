@@ -18,6 +18,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
@@ -34,6 +35,7 @@ from markupsafe import Markup
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
 from ..store.exchange import SEPARATORS, csv_chunks, game_file, games_csv, history_json_chunks, import_games
+from ..store.groups import find_group
 from ..store.models import SavedGame
 from ..store.stats import player_stats
 from .changes import revision_changes
@@ -42,6 +44,7 @@ from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
 from .i18n import N_, error_message, error_text, gettext
 from .links import DamagedLink, decode_game
+from .membership import group_for_save, visible_group_ids
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
     SheetLinks,
@@ -154,7 +157,12 @@ def save():
         details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
     except GameError as problem:
         abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=error_text(problem)))
-    saved, secret = store.save_game(game, details)
+    try:
+        group = group_for_save()
+    except GameError as problem:
+        g.group_error = error_text(problem)
+        return render_sheet_with_save_form(form.token.data, form, [g.group_error], 422)
+    saved, secret = store.save_game(game, details, group=group)
     remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
     remembered[_sheet_key(form.token.data)] = saved.public_id
     session["saved_sheets"] = remembered
@@ -300,12 +308,13 @@ def delete(public_id: str, secret: str):
 
 
 def _scope() -> store.Scope:
-    """The saved games this request may read: every game on the server (until
-    a phone's groups decide it: issue 12, item 4)."""
-    return store.EVERY_GAME
+    """The saved games this request may read: those of the phone's groups (none
+    without a group), or every game with an open history (``OPEN_HISTORY``)."""
+    group_ids = visible_group_ids()
+    return store.EVERY_GAME if group_ids is None else store.Scope(tuple(group_ids))
 
 
-def _history_page(player: str, per_page: int) -> store.Page:
+def _history_page(player: str, per_page: int, scope: store.Scope) -> store.Page:
     """The page of History the query string asks for (``before=`` / ``after=``
     a game's key, ``oldest=1``; anything else: the newest page)."""
     return store.history(
@@ -314,7 +323,7 @@ def _history_page(player: str, per_page: int) -> store.Page:
         after=store.parse_key(request.args.get("after")),
         oldest=request.args.get("oldest") == "1",
         per_page=per_page,
-        scope=_scope(),
+        scope=scope,
     )
 
 
@@ -322,12 +331,14 @@ def _history_page(player: str, per_page: int) -> store.Page:
 def history_page():
     """Saved games, newest first, 20 a page by key, optionally only one player's."""
     player = store.visible_text(request.args.get("player", ""))[:100]
-    return render_template("games/history.html", page=_history_page(player, 20), player=player)
+    scope = _scope()
+    page = _history_page(player, 20, scope)
+    return render_template("games/history.html", page=page, player=player, in_no_group=scope.group_ids == ())
 
 
 @bp.get("/games.<any(json, csv):fmt>")
 def export_all(fmt: str):
-    """The whole history as ``{"games": [...]}`` JSON or as CSV (``?sep=semicolon``
+    """The whole history (of this phone's groups) as ``{"games": [...]}`` JSON or as CSV (``?sep=semicolon``
     for ``;``), streamed: the first bytes leave at once, and the games are read
     from the database a batch at a time while they are sent."""
     games = store.all_games(_scope())
@@ -366,7 +377,7 @@ def import_page():
             errors.append(gettext("The file %(name)s is not a JSON game file.", name=upload.filename))
         else:
             try:
-                return render_template("games/imported.html", stored=import_games(data))
+                return render_template("games/imported.html", stored=import_games(data, group=group_for_save()))
             except GameErrors as problems:
                 errors.extend(error_message(problem) for problem in problems.errors)
     return render_template("games/import.html", form=form, errors=errors), 422
@@ -374,14 +385,19 @@ def import_page():
 
 @bp.get("/player")
 def player():
-    """One player's stats over the saved games (``?name=``, in any case), and
+    """One player's stats over their saved games (``?name=``, in any case) in
+    this phone's groups, or in one of them (``?group=`` its public id), and
     their games 10 a page (by key, as in History)."""
     name = store.visible_text(request.args.get("name", ""))[:100]
-    stats = player_stats(name, _scope())
+    scope = _scope()
+    group = find_group(request.args.get("group", ""))
+    if group is not None and (scope.group_ids is None or group.id in scope.group_ids):
+        scope = store.Scope((group.id,))
+    stats = player_stats(name, scope)
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
     chart = totals_chart([point.total for point in stats.chart], _chart_labels(stats.chart))
-    page = _history_page(name, 10)
+    page = _history_page(name, 10, scope)
     return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, name=name)
 
 

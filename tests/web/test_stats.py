@@ -87,20 +87,21 @@ def test_stats_history_and_exports_read_only_their_scope(db_app):
         add_games(30, group=ours, seed=1)
         add_games(12, group=theirs, seed=2)
         add_games(5, seed=3)  # outside any group: only the server-wide scope sees them
-        mine, everyone = store.Scope(ours.id), store.EVERY_GAME
+        mine, everyone = store.Scope((ours.id,)), store.EVERY_GAME
         assert store.history(scope=mine).total == 30 and store.history(scope=everyone).total == 47
         assert len(list(store.all_games(mine))) == 30
         ada = player_stats("ada", mine)
         assert ada is not None and ada.games == 30  # the first seat of every game
         assert player_stats("ADA", everyone).games == 47
         assert all(other.games <= 30 for other in ada.head_to_head)
-        assert store.history("ada", scope=store.Scope(theirs.id)).total == 12
+        assert store.history("ada", scope=store.Scope((theirs.id,))).total == 12
         assert player_stats("Nobody", mine) is None
 
 
 def test_history_and_player_pages_read_an_index_from_the_key(db_app):
     """No OFFSET anywhere; the oldest page of a player's games is read off the
     index in order as the newest is (SQLite's plan: no sort of all the rows)."""
+    db_app.config["OPEN_HISTORY"] = True  # games outside any group: the server-wide history
     with db_app.app_context():
         add_games(150, seed=4)
     client = db_app.test_client()
@@ -177,6 +178,7 @@ def _export_peak(app, path: str) -> int:
 def test_export_memory_stays_flat_however_many_games(db_app, path):
     """The games are read 200 at a time (store.all_games): past a few batches,
     more games cost no more memory (read all at once, it would grow with them)."""
+    db_app.config["OPEN_HISTORY"] = True  # games outside any group: the server-wide export
     with db_app.app_context():
         add_games(400, seed=5)
     small = _export_peak(db_app, path)
