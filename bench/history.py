@@ -54,8 +54,8 @@ def fill(url: str, target: int, group_name: str = "Bench") -> str:
 
     from scorekeeper import create_app
     from scorekeeper.store import db
-    from scorekeeper.store.models import Group, SavedGame
     from scorekeeper.store.groups import new_invite
+    from scorekeeper.store.models import Group, SavedGame
     from tests.bulk import add_games, make_group
 
     app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url})
