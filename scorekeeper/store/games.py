@@ -384,7 +384,10 @@ def history(
     if not found:
         return Page([], total, 0, None, None)
     first, last = found[0], found[-1]
-    newer = db.session.scalar(select(func.count()).select_from(source).where(*where, key > tuple_(*first))) or 0
+    if oldest:  # no count of everything newer: the last page ends at the total
+        newer = total - len(found)
+    else:
+        newer = db.session.scalar(select(func.count()).select_from(source).where(*where, key > tuple_(*first))) or 0
     older = db.session.scalar(select(select(number).where(*where, key < tuple_(*last)).exists()))
     by_id = {
         saved.id: saved
