@@ -14,7 +14,8 @@ fetch; the median is printed:
 
 - History's first page, a filtered page (``?player=Bo``), the last page
   (``?oldest=1``) and the last page filtered;
-- Ada's stats page (every game);
+- Ada's stats page (every game): "first" is the fetch that computes her
+  figures, the median those that find them kept (store/stats.py);
 - the whole CSV export, streamed: time to the first byte, to the last, its
   size, and the worker's resident memory (``VmRSS``) and peak (``VmHWM``)
   from /proc before and after.
@@ -122,14 +123,19 @@ def measure(url: str, port: int, invite: str) -> None:
         phone = requests.Session()  # a phone in the group: History shows the group's games
         assert phone.get(base + invite, timeout=60).status_code == 200
         for label, path in PAGES.items():
+            started = time.perf_counter()
             assert phone.get(base + path, timeout=60).status_code == 200, path  # warm-up
+            cold = (time.perf_counter() - started) * 1000
             times, size = [], 0
             for _ in range(5):
                 started = time.perf_counter()
                 response = phone.get(base + path, timeout=60, headers={"Accept-Encoding": "identity"})
                 times.append((time.perf_counter() - started) * 1000)
                 size = len(response.content)
-            print(f"  {label:<30} {statistics.median(times):7.1f} ms  ({max(times):.1f} max, {size / 1024:.0f} KB)")
+            print(
+                f"  {label:<30} {statistics.median(times):7.1f} ms  ({max(times):.1f} max, first {cold:.0f} ms,"
+                f" {size / 1024:.0f} KB)"
+            )
         before = memory(worker)
         started = time.perf_counter()
         first = None
