@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import ColumnElement, func, select, tuple_
+from sqlalchemy import ColumnElement, func, literal, select, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -363,41 +363,41 @@ def history(
         where = scope.games()
     key = tuple_(played, number)
 
-    def keys(*conditions, newest_first: bool = True, limit: int = per_page):
+    def page_of(*conditions, newest_first: bool = True, limit: int = per_page) -> list[SavedGame]:
+        # the games themselves in key order: one statement, and one for their results
         order = (played.desc(), number.desc()) if newest_first else (played, number)
-        query = select(played, number).where(*where, *conditions).order_by(*order).limit(limit)
-        return [(row[0], row[1]) for row in db.session.execute(query)]
+        query = select(SavedGame)
+        if source is PlayerResult:
+            query = query.join(PlayerResult, PlayerResult.game_id == SavedGame.id)
+        query = query.where(*where, *conditions).order_by(*order).limit(limit)
+        options = (defer(SavedGame.entry), selectinload(SavedGame.results))
+        return list(db.session.scalars(query.options(*options)))
 
     if oldest:
-        found = keys(newest_first=False)[::-1]
+        games = page_of(newest_first=False)[::-1]
     elif after is not None:
-        found = keys(key > tuple_(*after), newest_first=False, limit=per_page + 1)[::-1]
-        if len(found) <= per_page:  # near the top: the newest page, full
-            found = keys()
-        else:
-            found = found[1:]
+        games = page_of(key > tuple_(*after), newest_first=False, limit=per_page + 1)[::-1]
+        games = page_of() if len(games) <= per_page else games[1:]  # near the top: the newest page, full
     elif before is not None:
-        found = keys(key < tuple_(*before))
+        games = page_of(key < tuple_(*before))
     else:
-        found = keys()
-    total = db.session.scalar(select(func.count()).select_from(source).where(*where)) or 0
-    if not found:
+        games = page_of()
+    if not games:
+        total = db.session.scalar(select(func.count()).select_from(source).where(*where)) or 0
         return Page([], total, 0, None, None)
-    first, last = found[0], found[-1]
-    if oldest:  # no count of everything newer: the last page ends at the total
-        newer = total - len(found)
-    else:
-        newer = db.session.scalar(select(func.count()).select_from(source).where(*where, key > tuple_(*first))) or 0
-    older = db.session.scalar(select(select(number).where(*where, key < tuple_(*last)).exists()))
-    by_id = {
-        saved.id: saved
-        for saved in db.session.scalars(
-            select(SavedGame)
-            .where(SavedGame.id.in_([game_id for _, game_id in found]))
-            .options(defer(SavedGame.entry), selectinload(SavedGame.results))
+    first, last = (games[0].played_on, games[0].id), (games[-1].played_on, games[-1].id)
+    # the counts in one statement (each a round trip to the database)
+    total, newer, older = db.session.execute(
+        select(
+            select(func.count()).select_from(source).where(*where).scalar_subquery(),
+            select(func.count()).select_from(source).where(*where, key > tuple_(*first)).scalar_subquery()
+            if not oldest
+            else literal(0),
+            select(number).where(*where, key < tuple_(*last)).exists(),
         )
-    }
-    games = [by_id[game_id] for _, game_id in found if game_id in by_id]
+    ).one()
+    if oldest:  # no count of everything newer: the last page ends at the total
+        newer = total - len(games)
     return Page(games, total, newer + 1, first if newer else None, last if older else None)
 
 

@@ -393,12 +393,15 @@ def player():
     group = find_group(request.args.get("group", ""))
     if group is not None and (scope.group_ids is None or group.id in scope.group_ids):
         scope = store.Scope((group.id,))
+    else:
+        group = None
     stats = player_stats(name, scope)
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
     chart = totals_chart([point.total for point in stats.chart], _chart_labels(stats.chart))
     page = _history_page(name, 10, scope)
-    return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, name=name)
+    links = {"name": name, "group": group.public_id if group else None}  # the pager's and the players'
+    return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, links=links)
 
 
 def _chart_labels(points) -> list[str]:
