@@ -186,3 +186,23 @@ def test_export_memory_stays_flat_however_many_games(db_app, path):
         add_games(800, seed=6)
     large = _export_peak(db_app, path)  # three times the games
     assert large < small * 1.5, (small, large)
+
+
+def test_kept_stats_follow_a_correction_a_deletion_and_a_new_game(db_client):
+    """The figures are kept between views (store.stats); any change to the player's games shows at once."""
+    from tests.conftest import form_data
+
+    def streak_and_wins() -> tuple[str, str]:
+        soup = soup_of(db_client.get("/player?name=Ada"))
+        return soup.select_one("#stat-streak td").get_text(), soup.select_one("#stat-wins td").get_text()
+
+    save(db_client, named(TWO["game"], "Ada", "Di"), played_on="2026-11-01")
+    public, private = save(db_client, named(TWO["game"], "Ada", "Di"), played_on="2026-11-02")
+    assert streak_and_wins() == ("2", "2")
+    swapped = form_data(named(TWO["game"], "Di", "Ada")) | {"based_on": 1, "played_on": "2026-11-02"}
+    assert db_client.post(private + "/edit", data=swapped).status_code == 303  # now Di won
+    assert streak_and_wins() == ("0", "1")
+    assert db_client.post(private + "/delete", data={"confirm": "yes"}).status_code == 303
+    assert streak_and_wins() == ("1", "1")
+    save(db_client, named(TWO["game"], "Ada", "Di"), played_on="2026-11-03")
+    assert streak_and_wins() == ("2", "2")
