@@ -44,7 +44,8 @@ def join_group(public_id: str, secret: str):
     group = store_groups.find_group(public_id)
     if group is None or not store_groups.opens(group, secret):
         abort(404, description=gettext("This invite link does not open a group (it may have been replaced)."))
-    join(group, secret)
+    if invite_secret(group) != secret:  # already in it: nothing changes
+        join(group, secret, first=False)
     flash(gettext("This phone is now in the group “%(name)s”: its games are in your history.", name=group.name))
     return _private(redirect(url_for(".group_page", public_id=group.public_id), code=303))
 
