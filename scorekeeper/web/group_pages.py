@@ -90,6 +90,19 @@ def _checked_form() -> None:
         abort(400, description=gettext("The form had expired; open the group’s page and try again."))
 
 
+@bp.post("/groups/<public_id>/rename")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def rename_group(public_id: str):
+    """Give the group another name (for all its members)."""
+    group, _ = _member_group(public_id)
+    _checked_form()
+    try:
+        store_groups.rename_group(group, request.form.get("name", "")[:200])
+    except GameError as problem:
+        flash(gettext("The group was not renamed: %(problem)s.", problem=error_text(problem)))
+    return redirect(url_for(".group_page", public_id=public_id), code=303)
+
+
 @bp.post("/groups/<public_id>/players/<int:player_id>/rename")
 @limiter.shared_limit(save_rate_limit, scope="saves")
 def rename_player(public_id: str, player_id: int):

@@ -349,3 +349,16 @@ def test_an_invite_link_does_not_choose_where_the_next_game_goes(phones):
         (bo_group.removeprefix("/groups/"), False),
         ("new", False),
     ]
+
+
+def test_a_group_is_renamed_for_all_its_members(phones):
+    ana, bo, _ = phones
+    save(ana, game_of("Ana", "Bo"), group_name="Our games")
+    [group_path] = group_paths(ana)
+    bo.get(invite_link(ana, group_path).removeprefix("http://localhost"))
+    assert ana.post(f"{group_path}/rename", data={"name": " Dienstags\u00a0runde "}).status_code == 303
+    assert soup_of(bo.get(group_path)).select_one("#group-name").get_text() == "Dienstags runde"
+    ana.post(f"{group_path}/rename", data={"name": "\u200b"})
+    page = soup_of(ana.get(group_path))
+    assert "needs a name" in page.select_one("#flash").get_text()
+    assert page.select_one("#group-name").get_text() == "Dienstags runde"
