@@ -520,7 +520,7 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "details-too-long": _too_long,
     "details-hidden-characters": _hidden_characters,
     # groups and their rosters (store.groups)
-    "group-name-empty": lambda w, p: w._("the new group needs a name"),
+    "group-name-empty": lambda w, p: w._("the group needs a name"),
     "group-name-too-long": lambda w, p: w._("the group name is longer than %(most)d characters", **p),
     "group-name-hidden-characters": lambda w, p: w._("the group name has control or text-direction characters"),
     "group-unknown": lambda w, p: w._(

@@ -77,6 +77,16 @@ def create_group(name: str, *, commit: bool = True, invite: bool = True) -> tupl
     return group, secret
 
 
+def rename_group(group: Group, new_name: str) -> Group:
+    """Call *group* *new_name* (checked as :func:`checked_group_name`).
+
+    :raises GameError: the refusals of :func:`checked_group_name`.
+    """
+    group.name = checked_group_name(new_name)
+    db.session.commit()
+    return group
+
+
 def new_invite(group: Group) -> str:
     """Replace *group*'s invite secret: the old link, and every phone that joined
     with it, no longer reach the group. :returns: the new secret."""

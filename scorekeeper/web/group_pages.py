@@ -44,7 +44,8 @@ def join_group(public_id: str, secret: str):
     group = store_groups.find_group(public_id)
     if group is None or not store_groups.opens(group, secret):
         abort(404, description=gettext("This invite link does not open a group (it may have been replaced)."))
-    join(group, secret)
+    if invite_secret(group) != secret:  # already in it: nothing changes
+        join(group, secret, first=False)
     flash(gettext("This phone is now in the group “%(name)s”: its games are in your history.", name=group.name))
     return _private(redirect(url_for(".group_page", public_id=group.public_id), code=303))
 
@@ -87,6 +88,19 @@ def invite_qr(public_id: str):
 def _checked_form() -> None:
     if not FlaskForm().validate():
         abort(400, description=gettext("The form had expired; open the group’s page and try again."))
+
+
+@bp.post("/groups/<public_id>/rename")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def rename_group(public_id: str):
+    """Give the group another name (for all its members)."""
+    group, _ = _member_group(public_id)
+    _checked_form()
+    try:
+        store_groups.rename_group(group, request.form.get("name", "")[:200])
+    except GameError as problem:
+        flash(gettext("The group was not renamed: %(problem)s.", problem=error_text(problem)))
+    return redirect(url_for(".group_page", public_id=public_id), code=303)
 
 
 @bp.post("/groups/<public_id>/players/<int:player_id>/rename")

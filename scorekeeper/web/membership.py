@@ -94,11 +94,20 @@ def invite_secret(group: Group) -> str | None:
     return next((secret for public_id, secret in _cookie_keys() if public_id == group.public_id), None)
 
 
-def join(group: Group, secret: str) -> None:
-    """Add *group* (with its invite *secret*) to this phone, first in its list;
-    the cookie is written on the response."""
-    keys = [(group.public_id, secret)] + [k for k in _cookie_keys() if k[0] != group.public_id]
-    _store_keys(keys[:MAX_GROUPS])
+def join(group: Group, secret: str, *, first: bool = True) -> None:
+    """Add *group* (with its invite *secret*) to this phone; the cookie is
+    written on the response.
+
+    :param first: put it first, as the group the save form offers (a save in
+        it). An invite link adds a new group last instead: a link someone
+        else made this phone open must not choose where its next game goes.
+    """
+    others = [k for k in _cookie_keys() if k[0] != group.public_id]
+    if first:
+        keys = [(group.public_id, secret), *others][:MAX_GROUPS]
+    else:
+        keys = [*others[: MAX_GROUPS - 1], (group.public_id, secret)]
+    _store_keys(keys)
     g.pop("phone_groups", None)
 
 

@@ -333,3 +333,32 @@ def test_a_group_page_with_a_long_roster_stays_under_the_page_budget(db_app, pho
         assert page.status_code == 200 and page.headers["Content-Encoding"] == "br"
         assert len(page.data) < 20 * 1024, (path, len(page.data))
     assert len(soup_of(phone.get(group_path)).select("#roster .roster li")) == 64
+
+
+def test_an_invite_link_does_not_choose_where_the_next_game_goes(phones):
+    ana, bo, _ = phones
+    save(ana, game_of("Ana", "Bo"), group_name="Ana's")
+    save(bo, game_of("Ana", "Bo"), "2026-11-29", group_name="Bo's")
+    [ana_group] = group_paths(ana)
+    [bo_group] = group_paths(bo)
+    assert ana.get(invite_link(bo, bo_group).removeprefix("http://localhost")).status_code == 303
+    token = sheet_token(ana, game_of("Ana", "Bo"), "2026-11-30")
+    choice = soup_of(ana.get(f"/sheet/{token}")).select("#group-choice input[name=group]")
+    assert [(i["value"], i.has_attr("checked")) for i in choice] == [
+        (ana_group.removeprefix("/groups/"), True),  # still the group this phone saved in last
+        (bo_group.removeprefix("/groups/"), False),
+        ("new", False),
+    ]
+
+
+def test_a_group_is_renamed_for_all_its_members(phones):
+    ana, bo, _ = phones
+    save(ana, game_of("Ana", "Bo"), group_name="Our games")
+    [group_path] = group_paths(ana)
+    bo.get(invite_link(ana, group_path).removeprefix("http://localhost"))
+    assert ana.post(f"{group_path}/rename", data={"name": " Dienstags\u00a0runde "}).status_code == 303
+    assert soup_of(bo.get(group_path)).select_one("#group-name").get_text() == "Dienstags runde"
+    ana.post(f"{group_path}/rename", data={"name": "\u200b"})
+    page = soup_of(ana.get(group_path))
+    assert "needs a name" in page.select_one("#flash").get_text()
+    assert page.select_one("#group-name").get_text() == "Dienstags runde"

@@ -92,29 +92,31 @@ def _move_saved_games_into_one_group() -> None:
     group_id = bind.execute(sa.text("SELECT id FROM groups WHERE public_id = :p"), {"p": public_id}).scalar_one()
     bind.execute(sa.text("UPDATE saved_games SET group_id = :g"), {"g": group_id})
 
-    # One roster player per name key; shown as most recently typed (results in played order).
-    results = bind.execute(
+    # One roster player per name key, shown as most recently typed (typed names in played order).
+    typed_names = bind.execute(
         sa.text(
-            "SELECT r.id, r.name FROM player_results r JOIN saved_games g ON g.id = r.game_id "
-            "ORDER BY r.played_on, g.created_at, r.id"
+            "SELECT r.name FROM player_results r JOIN saved_games g ON g.id = r.game_id"
+            " GROUP BY r.name ORDER BY max(r.played_on), max(g.created_at), max(r.id)"
         )
-    ).all()
+    ).scalars()
     shown: dict[str, str] = {}
-    result_keys: list[tuple[int, str]] = []
-    for result_id, name in results:
-        key = name_key(name)
-        shown[key] = display_name(name)[:40]
-        result_keys.append((result_id, key))
+    key_of: dict[str, str] = {}
+    for typed in typed_names:
+        key = key_of[typed] = name_key(typed)
+        shown[key] = display_name(typed)[:40]
     players = sa.table(
         "players", sa.column("group_id", sa.Integer), sa.column("name", sa.String), sa.column("name_key", sa.String)
     )
     op.bulk_insert(players, [{"group_id": group_id, "name": name, "name_key": key} for key, name in shown.items()])
     rows = bind.execute(sa.text("SELECT name_key, id FROM players WHERE group_id = :g"), {"g": group_id}).all()
     ids = {key: player_id for key, player_id in rows}
+    # one statement per name as typed (a few hundred), not per result, each on an index for the move
+    op.create_index("ix_player_results_name_moving", "player_results", ["name"])
     bind.execute(
-        sa.text("UPDATE player_results SET player_id = :player, name = :name, name_key = :key WHERE id = :id"),
-        [{"player": ids[key], "name": shown[key], "key": key, "id": result_id} for result_id, key in result_keys],
+        sa.text("UPDATE player_results SET player_id = :player, name = :name, name_key = :key WHERE name = :typed"),
+        [{"player": ids[key], "name": shown[key], "key": key, "typed": typed} for typed, key in key_of.items()],
     )
+    op.drop_index("ix_player_results_name_moving", table_name="player_results")
 
 
 def downgrade():
