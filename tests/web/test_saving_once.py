@@ -171,7 +171,7 @@ def test_the_migration_gives_games_saved_before_their_sheet_key(db_app):
         other, _ = store.save_game(four, store.Details(date(2026, 12, 1)))
         ids = first.public_id, copy.public_id, other.public_id
         db.session.commit()  # PostgreSQL: no read of this session may hold the table while its schema changes
-        downgrade(directory=str(MIGRATIONS), revision="096632609629")  # the schema before the key
+        downgrade(directory=str(MIGRATIONS), revision="5c4a9c93ab91")  # the schema before the key
         upgrade(directory=str(MIGRATIONS))
         db.session.expire_all()
         keys = [store.find_game(public_id).save_key for public_id in ids]

@@ -6,7 +6,7 @@ today); where the same sheet was saved several times, the first saved keeps
 the key and the later copies keep none (nothing is deleted).
 
 Revision ID: 5a7e3c1d9b24
-Revises: 096632609629
+Revises: 5c4a9c93ab91
 Create Date: 2026-11-30 22:20:00
 
 """
@@ -19,7 +19,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "5a7e3c1d9b24"
-down_revision = "096632609629"
+down_revision = "5c4a9c93ab91"
 branch_labels = None
 depends_on = None
 
