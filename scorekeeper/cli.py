@@ -69,21 +69,21 @@ def export_games(ctx: click.Context, output_format: str, public_id: str | None, 
     SQLite file in the instance folder.
     """
     from .store import games as store
-    from .store.exchange import game_file, games_csv, history_file
+    from .store.exchange import csv_chunks, game_file, history_json_chunks
 
     with _database():
         if public_id:
             saved = store.find_game(public_id)
             if saved is None:
                 _refuse(ctx, [f"no saved game with id {public_id!r}"])
-            games = [saved]
-        else:
+            assert saved is not None  # _refuse exits
+            if output_format == "csv":
+                output.writelines(csv_chunks([saved]))
+            else:
+                output.write(json.dumps(game_file(saved), indent=2, ensure_ascii=False) + "\n")
+        else:  # streamed: however many games, never all in memory
             games = store.all_games()
-        if output_format == "csv":
-            output.write(games_csv(games))
-        else:
-            body = game_file(games[0]) if public_id else history_file(games)
-            output.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+            output.writelines(csv_chunks(games) if output_format == "csv" else history_json_chunks(games))
 
 
 @main.command("import")

@@ -79,7 +79,13 @@ class SavedGame(Model):
 
     __tablename__ = "saved_games"
     # A group's history, newest first, read straight off one index.
-    __table_args__ = (Index("ix_saved_games_group_history", "group_id", "played_on", "created_at", "id"),)
+    # History pages by key (date played, id), newest first (store.games.history):
+    # a group's, and every game's (an open history).
+    __table_args__ = (
+        Index("ix_saved_games_group_history", "group_id", "played_on", "created_at", "id"),
+        Index("ix_saved_games_group_played_on_id", "group_id", "played_on", "id"),
+        Index("ix_saved_games_played_on_id", "played_on", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
@@ -87,7 +93,7 @@ class SavedGame(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revision: Mapped[int] = mapped_column(Integer)
-    played_on: Mapped[date] = mapped_column(Date, index=True)
+    played_on: Mapped[date] = mapped_column(Date)
     location: Mapped[str] = mapped_column(String(100), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     ruleset: Mapped[str] = mapped_column(String(16))
@@ -136,18 +142,29 @@ class PlayerResult(Model):
     :ivar name: the roster name of the player (as typed when outside a group).
     :ivar name_key: :func:`scorekeeper.engine.names.name_key` of *name*.
     :ivar player_id: the roster entry (``None`` for a game outside any group).
+    :ivar players: how many played the game (2 to 4), for win rates by table size.
     :ivar shared_win: in place 1 together with someone else (R7.4).
     """
 
     __tablename__ = "player_results"
+    # One player's games by key (date played, game id), their place beside it:
+    # their stats, chart, streak and game list read these in order without the
+    # table (store.stats, store.games.history); head-to-head reads the others
+    # of each game off (game id, name key, place).
+    __table_args__ = (
+        Index("ix_player_results_name_key_played_on", "name_key", "played_on", "game_id", "place"),
+        Index("ix_player_results_player_id_played_on", "player_id", "played_on", "game_id", "place"),
+        Index("ix_player_results_game_id_name_key", "game_id", "name_key", "place"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("saved_games.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("saved_games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(160), index=True)
+    name_key: Mapped[str] = mapped_column(String(160))
     played_on: Mapped[date] = mapped_column(Date)
     ruleset: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
     place: Mapped[int] = mapped_column(Integer)
     shared_win: Mapped[bool] = mapped_column(default=False)
     total: Mapped[int] = mapped_column(Integer)
