@@ -569,7 +569,7 @@ def import_page():
             errors.append(problem)
         else:
             try:
-                stored = import_games(data, group_for_save(), most_games=current_app.config["IMPORT_MAX_GAMES"])
+                stored = import_games(data, group=group_for_save(), most_games=current_app.config["IMPORT_MAX_GAMES"])
                 return render_template("games/imported.html", stored=stored)
             except GameErrors as problems:
                 errors.extend(words().errors(problems))
