@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import gettext as _gettext
 from collections.abc import Callable, Sequence
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from .engine import (
@@ -35,6 +36,7 @@ from .engine import (
     KingdomScore,
     Legend,
     LegendClaim,
+    PlayerResult,
     PortalNetwork,
     Reason,
     Row,
@@ -376,6 +378,39 @@ class Words:
             place=sheet.results[group[0]].place,
         )
 
+    def result_title(self, sheet: ScoreSheet, played_on: date | None) -> str:
+        """The game and who won, for a chat or a link preview: "DRAKO Pocket,
+        30 Nov 2026: Quin wins with 18" ("… : Quin and Mads share the win with
+        18" when several share place 1, R7.4); no date when the sheet has none."""
+        from babel.dates import format_date
+
+        game = self._("DRAKO %(ruleset)s", ruleset=self.ruleset(sheet.game.ruleset))
+        if played_on is not None:
+            game = self._(
+                "%(game)s, %(date)s", game=game, date=format_date(played_on, self._("d MMM y"), locale=self.locale)
+            )
+        winners = sheet.winners
+        if len(winners) == 1:
+            won = self._("%(name)s wins with %(total)d", name=self.name(winners[0].player.name), total=winners[0].total)
+        else:
+            won = self._(
+                "%(names)s share the win with %(total)d",
+                names=self.listing([self.name(r.player.name) for r in winners]),
+                total=winners[0].total,
+            )
+        return self._("%(game)s: %(result)s", game=game, result=won)
+
+    def result_scores(self, results: Sequence[PlayerResult]) -> str:
+        """Players and their totals, by place: "Mads 12 · Rin 10 · Yara 2"."""
+        return " · ".join(self._("%(name)s %(total)d", name=self.name(r.player.name), total=r.total) for r in results)
+
+    def result_summary(self, sheet: ScoreSheet, played_on: date | None) -> str:
+        """One line to share a result: :meth:`result_title`, then everyone else by
+        place: "DRAKO Pocket, 30 Nov 2026: Quin wins with 18 · Mads 12 · Rin 10 · Yara 2"."""
+        others = [r for r in sheet.ranked if r.place != 1]
+        title = self.result_title(sheet, played_on)
+        return f"{title} · {self.result_scores(others)}" if others else title
+
     def warning(self, warning: DeckWarning) -> str:
         """More copies of a card than the deck holds (R1)."""
         return self._(
@@ -519,6 +554,24 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "details-not-text": lambda w, p: w._("location and notes must be text"),
     "details-too-long": _too_long,
     "details-hidden-characters": _hidden_characters,
+    # groups and their rosters (store.groups)
+    "group-name-empty": lambda w, p: w._("the group needs a name"),
+    "group-name-too-long": lambda w, p: w._("the group name is longer than %(most)d characters", **p),
+    "group-name-hidden-characters": lambda w, p: w._("the group name has control or text-direction characters"),
+    "group-unknown": lambda w, p: w._(
+        "this phone is not in that group (any more); choose another group or start a new one"
+    ),
+    "roster-name-empty": lambda w, p: w._("the new name is empty"),
+    "roster-name-too-long": lambda w, p: w._("the new name is longer than %(most)d characters", **p),
+    "roster-name-hidden-characters": lambda w, p: w._("the new name has control or text-direction characters"),
+    "roster-name-taken": lambda w, p: w._(
+        "%(other)s is already on the roster with that name: merge the two instead", other=w.name(p["other"])
+    ),
+    "roster-merge-same": lambda w, p: w._("choose two different players to merge"),
+    "roster-merge-other-group": lambda w, p: w._("only players of the same group can be merged"),
+    "roster-merge-played-together": lambda w, p: w._(
+        "the two played in the same game, so they are two people: they cannot be merged"
+    ),
 }
 
 #: The message ids of every refusal :class:`Words` can write.

@@ -4,12 +4,20 @@ history, player stats, export and import.
 A saved game has two links: ``/g/<public id>`` (read-only, for the table) and
 ``/g/<public id>/<secret>`` (private: correct or delete). A wrong secret is a
 404, exactly like a game that does not exist.
+
+Saving lands on the read-only page, which shows the private link once, in a
+box to copy; the phone that saved (or opened the private link) remembers the
+secret in a cookie (``web.ownership``) and so keeps "Correct" and "Delete" on
+the read-only page (``/g/<id>/edit``, ``/g/<id>/delete``) without the secret in
+its address bar. A sheet is saved once (``store.games.save_once``). Pages and
+answers that hold a secret are sent ``Cache-Control: no-store``; no page sends
+a Referer (``Referrer-Policy: no-referrer``, ``web.security``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 from flask import (
@@ -24,9 +32,18 @@ from flask import (
     render_template,
     request,
     session,
+    stream_with_context,
     url_for,
 )
-from flask_babel import format_date, format_datetime, format_number, format_timedelta
+from flask_babel import (
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_number,
+    format_percent,
+    format_timedelta,
+    get_locale,
+)
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
@@ -34,15 +51,27 @@ from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
-from ..store.exchange import game_file, games_csv, games_in, history_file, import_games
+from ..store.exchange import (
+    SEPARATORS,
+    csv_chunks,
+    game_file,
+    games_csv,
+    games_in,
+    history_json_chunks,
+    import_games,
+)
+from ..store.groups import find_group
 from ..store.models import SavedGame
+from ..store.stats import player_stats
 from .changes import revision_changes
 from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
 from .i18n import N_, error_text, gettext, ngettext, words
 from .links import DamagedLink, decode_game
+from .membership import group_for_save, visible_group_ids
 from .outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
+from .ownership import derived_secret, forget, remember, remembered_secret
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
     SheetLinks,
@@ -69,8 +98,8 @@ def form_expired(error: CSRFError):
     the error page."""
     if request.endpoint == "games.save" and request.form.get("token"):
         return render_sheet_with_save_form(request.form["token"], SaveGameForm(), [gettext(SAVE_EXPIRED)], 400)
-    if request.endpoint == "games.correct":
-        action_url = url_for(".correct", **(request.view_args or {}))
+    if request.endpoint in ("games.correct", "games.correct_own"):
+        action_url = url_for(request.endpoint, **(request.view_args or {}))
         return expired_game_form(CorrectionForm, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
     return expired_form_page(error)
 
@@ -79,14 +108,15 @@ def _database_failed(error: Exception):
     """The database cannot be reached or written: nothing was stored (503,
     ``Retry-After``). The save form comes back on its sheet and the correction
     form with every entry; an import, its page; anything else, the error page."""
-    if request.method != "POST" or request.endpoint not in ("games.save", "games.correct", "games.import_page"):
+    corrections = ("games.correct", "games.correct_own")
+    if request.method != "POST" or request.endpoint not in ("games.save", *corrections, "games.import_page"):
         return outage_page(error)
     after_database_failure(error)
     message = gettext(NOTHING_SAVED)
     if request.endpoint == "games.save" and request.form.get("token"):
         return unavailable(render_sheet_with_save_form(request.form["token"], SaveGameForm(), [message], 503))
-    if request.endpoint == "games.correct":
-        form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
+    if request.endpoint in corrections:
+        form, action_url = CorrectionForm(meta={"csrf": True}), url_for(request.endpoint, **(request.view_args or {}))
         return unavailable(
             render_game_form(form, action_url, [message], status=503, heading=CORRECTING, submit_label=SAVE_CORRECTION)
         )
@@ -114,6 +144,15 @@ def when(moment: datetime) -> str:
 
 
 bp.add_app_template_global(revision_changes)
+bp.add_app_template_global(store.key_text, "key_text")
+bp.add_app_template_global(format_percent, "format_percent")
+
+
+@bp.app_template_global()
+def csv_separator() -> str | None:
+    """The ``sep`` of the page's CSV links: ``"semicolon"`` on German pages
+    (spreadsheets set to German split on ``;``, as 1,5 is a number there), else none."""
+    return "semicolon" if str(get_locale() or "en") == "de" else None
 
 
 @bp.app_template_filter("local_time")
@@ -149,7 +188,12 @@ def _save_refused(limit) -> Response | None:
 @bp.post("/games")
 @limiter.shared_limit(save_rate_limit, scope="saves", on_breach=_save_refused)
 def save():
-    """Save the game of a sheet link; show its private page with both links."""
+    """Save the game of a sheet link, once: land on its read-only page, which
+    shows the private link this once; this phone remembers it (a cookie).
+
+    The same sheet saved again (a double tap, a retry, Back and save, or
+    someone else with the link) gives the game saved first: the same form
+    sent again still gets its private link; any other form, "Already saved"."""
     form = SaveGameForm()
     if not form.validate():
         if not form.token.data:
@@ -161,32 +205,67 @@ def save():
         game = store.game_of(data)
     except (DamagedLink, GameErrors):
         abort(400, description=gettext("That sheet link is damaged; nothing was saved."))
-    # The session cookie is signed, not encrypted: it remembers public ids only, never a secret.
-    already = session.get("saved_sheets", {}).get(_sheet_key(form.token.data))
-    if already and store.find_game(already) is not None:
-        flash(gettext("This sheet was already saved: its private link was shown when it was saved. Here is the game."))
-        return redirect(url_for(".show", public_id=already), code=303)
+    key = store.sheet_key(game, played_on)
+    if form.save_key.data and form.save_key.data != key:
+        abort(400, description=gettext("That save form does not belong to this sheet; nothing was saved."))
     try:
         details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
     except GameError as problem:
         abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=error_text(problem)))
-    saved, secret = store.save_game(game, details)
-    remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
-    remembered[_sheet_key(form.token.data)] = saved.public_id
-    session["saved_sheets"] = remembered
-    flash(gettext("Saved. Share the read-only link; keep the private link to correct the game later."))
-    return redirect(url_for(".manage", public_id=saved.public_id, secret=secret), code=303)
-
-
-def _sheet_key(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()[:24]
+    secret = derived_secret(key, form.attempt.data)
+    saved, stored_now = store.find_by_key(key), False
+    if saved is None:  # (an existing game: no group chosen or made for nothing)
+        try:
+            group = group_for_save()
+        except GameError as problem:
+            g.group_error = error_text(problem)
+            return render_sheet_with_save_form(form.token.data, form, [g.group_error], 422)
+        saved, stored_now = store.save_once(game, details, key, secret, group=group)
+    response = redirect(url_for(".show", public_id=saved.public_id), code=303)
+    if stored_now or store.may_edit(saved, secret):  # this very form again: its phone gets its private link
+        remember(response, saved.public_id, secret)
+        session["new_private_link"] = saved.public_id
+        g.holds_secret = True
+        flash(gettext("Saved. Share the read-only link below; keep the private link to correct the game later."))
+    else:
+        flash(
+            gettext(
+                "Already saved: this sheet was saved before, so here is that game; nothing new was stored. "
+                "The phone that saved it can correct it."
+            )
+        )
+    return response
 
 
 @bp.get("/g/<public_id>")
 def show(public_id: str):
-    """The read-only sheet of a saved game, recomputed from its stored entry."""
+    """The read-only sheet of a saved game, recomputed from its stored entry;
+    for the phone that remembers its secret, also "Correct" and "Delete" (and,
+    right after saving, the private link once)."""
     saved = _find(public_id)
-    return _render_saved(saved, saved.entry, viewing=None)
+    secret = _remembered(saved)
+    new_private_link = secret is not None and session.get("new_private_link") == saved.public_id
+    if new_private_link:
+        session.pop("new_private_link")
+    return _render_saved(saved, saved.entry, viewing=None, secret=secret, show_private_link=new_private_link)
+
+
+def _remembered(saved: SavedGame) -> str | None:
+    """The edit secret of *saved* that this phone remembers, if it is the right one."""
+    secret = remembered_secret(saved.public_id)
+    if secret is None or not store.may_edit(saved, secret):
+        return None
+    g.holds_secret = True
+    return secret
+
+
+@bp.after_request
+def private_pages(response: Response) -> Response:
+    """Nothing that holds an edit secret is kept by a cache or the browser's history."""
+    if g.get("holds_secret"):
+        response.headers["Cache-Control"] = "no-store"
+        response.vary.add("Cookie")
+    return response
 
 
 @bp.get("/g/<public_id>/qr.svg")
@@ -236,31 +315,50 @@ def export_one(public_id: str, fmt: str):
     saved = _find(public_id)
     if fmt == "json":
         return _download(json.dumps(game_file(saved), indent=2, ensure_ascii=False), "json", f"drako-{public_id}")
-    return _download(games_csv([saved]), "csv", f"drako-{public_id}")
+    return _download(games_csv([saved], _separator()), "csv", f"drako-{public_id}")
 
 
 @bp.get("/g/<public_id>/<secret>")
 def manage(public_id: str, secret: str):
-    """The private page: the sheet, both links (read-only also as QR), correct, delete."""
+    """The private link: this phone remembers the secret (a cookie) and goes to
+    the read-only address, where it can correct and delete; the secret leaves
+    the address bar."""
     saved = _find_editable(public_id, secret)
-    return _render_saved(saved, saved.entry, viewing=None, secret=secret)
+    response = redirect(url_for(".show", public_id=saved.public_id), code=303)
+    remember(response, saved.public_id, secret)
+    g.holds_secret = True
+    return response
 
 
 def _correction_refused(limit) -> Response:
     """Over the save limit: the correction form again with every entry."""
-    form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
+    assert request.endpoint is not None  # a view's limit
+    form, action_url = CorrectionForm(meta={"csrf": True}), url_for(request.endpoint, **(request.view_args or {}))
     page = render_game_form(
         form, action_url, [_too_many_saves()], status=429, heading=CORRECTING, submit_label=SAVE_CORRECTION
     )
     return make_response(page)
 
 
+@bp.route("/g/<public_id>/edit", methods=["GET", "POST"])
+@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"], on_breach=_correction_refused)
+def correct_own(public_id: str):
+    """Correct a saved game from the phone that remembers its secret (no secret in the address)."""
+    saved = _find_owned(public_id)
+    return _correct(saved, url_for(".correct_own", public_id=public_id))
+
+
 @bp.route("/g/<public_id>/<secret>/edit", methods=["GET", "POST"])
 @limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"], on_breach=_correction_refused)
 def correct(public_id: str, secret: str):
-    """Correct a saved game: the filled form; saving keeps the earlier revision."""
+    """Correct a saved game by its private link (older links; kept working)."""
     saved = _find_editable(public_id, secret)
-    action_url = url_for(".correct", public_id=public_id, secret=secret)
+    g.holds_secret = True
+    return _correct(saved, url_for(".correct", public_id=public_id, secret=secret))
+
+
+def _correct(saved: SavedGame, action_url: str):
+    """Correct a saved game: the filled form; saving keeps the earlier revision."""
     if request.method == "GET":
         form = form_from_data(
             CorrectionForm,
@@ -293,43 +391,93 @@ def correct(public_id: str, secret: str):
                 form, action_url, [message], status=409, heading=CORRECTING, submit_label=SAVE_CORRECTION
             )
         flash(gettext("Correction saved; the earlier result is kept under “Corrected on …”."))
-        return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
+        return redirect(_owner_page(saved), code=303)
 
     return process_game_form(
         CorrectionForm(), action_url, store_correction, heading=CORRECTING, submit_label=SAVE_CORRECTION
     )
 
 
+def _owner_page(saved: SavedGame) -> str:
+    """Where the owner goes after a change: the read-only page if this phone
+    remembers the secret (it shows "Correct" and "Delete" there), else the private link."""
+    secret = remembered_secret(saved.public_id)
+    if secret is not None and store.may_edit(saved, secret):
+        return url_for(".show", public_id=saved.public_id)
+    return request.path.removesuffix("/edit").removesuffix("/delete")
+
+
+@bp.post("/g/<public_id>/delete")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def delete_own(public_id: str):
+    """Delete a saved game from the phone that remembers its secret (CSRF token needed)."""
+    return _delete(_find_owned(public_id))
+
+
 @bp.post("/g/<public_id>/<secret>/delete")
 @limiter.shared_limit(save_rate_limit, scope="saves")
 def delete(public_id: str, secret: str):
     """Delete a saved game for good (private link and CSRF token needed)."""
-    saved = _find_editable(public_id, secret)
+    g.holds_secret = True
+    return _delete(_find_editable(public_id, secret))
+
+
+def _delete(saved: SavedGame):
     if not FlaskForm().validate():
         abort(400, description=gettext("The delete form had expired; open the private link and try again."))
     if request.form.get("confirm") != "yes":
         flash(gettext("Nothing was deleted: tick “Yes, delete this game” first."))
-        return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
+        return redirect(_owner_page(saved), code=303)
+    public_id = saved.public_id
     store.delete_game(saved)
     flash(gettext("The game was deleted."))
-    return redirect(url_for(".history_page"), code=303)
+    response = redirect(url_for(".history_page"), code=303)
+    forget(response, public_id)
+    return response
+
+
+def _scope() -> store.Scope:
+    """The saved games this request may read: those of the phone's groups (none
+    without a group), or every game with an open history (``OPEN_HISTORY``)."""
+    group_ids = visible_group_ids()
+    return store.EVERY_GAME if group_ids is None else store.Scope(tuple(group_ids))
+
+
+def _history_page(player: str, per_page: int, scope: store.Scope) -> store.Page:
+    """The page of History the query string asks for (``before=`` / ``after=``
+    a game's key, ``oldest=1``; anything else: the newest page)."""
+    return store.history(
+        player,
+        before=store.parse_key(request.args.get("before")),
+        after=store.parse_key(request.args.get("after")),
+        oldest=request.args.get("oldest") == "1",
+        per_page=per_page,
+        scope=scope,
+    )
 
 
 @bp.get("/games")
 def history_page():
-    """Saved games, newest first, 20 a page, optionally only one player's."""
+    """Saved games, newest first, 20 a page by key, optionally only one player's."""
     player = store.visible_text(request.args.get("player", ""))[:100]
-    page = store.history(request.args.get("page", 1, type=int), player)
-    return render_template("games/history.html", page=page, player=player)
+    scope = _scope()
+    page = _history_page(player, 20, scope)
+    return render_template("games/history.html", page=page, player=player, in_no_group=scope.group_ids == ())
 
 
 @bp.get("/games.<any(json, csv):fmt>")
 def export_all(fmt: str):
-    """The whole history as ``{"games": [...]}`` JSON or as CSV."""
-    games = store.all_games()
+    """The whole history (of this phone's groups) as ``{"games": [...]}`` JSON or as CSV (``?sep=semicolon``
+    for ``;``), streamed: the first bytes leave at once, and the games are read
+    from the database a batch at a time while they are sent."""
+    games = store.all_games(_scope())
     if fmt == "json":
-        return _download(json.dumps(history_file(games), indent=2, ensure_ascii=False), "json", "drako-history")
-    return _download(games_csv(games), "csv", "drako-history")
+        return _download(stream_with_context(history_json_chunks(games)), "json", "drako-history")
+    return _download(stream_with_context(csv_chunks(games, _separator())), "csv", "drako-history")
+
+
+def _separator() -> str:
+    return SEPARATORS.get(request.args.get("sep", ""), ",")
 
 
 def _import_upload() -> tuple[object, str | None]:
@@ -421,7 +569,7 @@ def import_page():
             errors.append(problem)
         else:
             try:
-                stored = import_games(data, most_games=current_app.config["IMPORT_MAX_GAMES"])
+                stored = import_games(data, group=group_for_save(), most_games=current_app.config["IMPORT_MAX_GAMES"])
                 return render_template("games/imported.html", stored=stored)
             except GameErrors as problems:
                 errors.extend(words().errors(problems))
@@ -430,15 +578,45 @@ def import_page():
 
 @bp.get("/player")
 def player():
-    """One player's stats over every saved game (``?name=``, in any case)."""
-    stats = store.player_stats(store.visible_text(request.args.get("name", ""))[:100])
+    """One player's stats over their saved games (``?name=``, in any case) in
+    this phone's groups, or in one of them (``?group=`` its public id), and
+    their games 10 a page (by key, as in History)."""
+    name = store.visible_text(request.args.get("name", ""))[:100]
+    scope = _scope()
+    group = find_group(request.args.get("group", ""))
+    if group is not None and (scope.group_ids is None or group.id in scope.group_ids):
+        scope = store.Scope((group.id,))
+    else:
+        group = None
+    stats = player_stats(name, scope)
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
-    chart = totals_chart(
-        [total for _, total, _ in stats.timeline],
-        [f"{format_date(played_on, gettext('d MMM y'))}: {total}" for played_on, total, _ in stats.timeline],
-    )
-    return render_template("games/player.html", stats=stats, chart=chart, Row=Row)
+    chart = totals_chart([point.total for point in stats.chart], _chart_labels(stats.chart))
+    page = _history_page(name, 10, scope)
+    links = {"name": name, "group": group.public_id if group else None}  # the pager's and the players'
+    return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, links=links)
+
+
+def _chart_labels(points) -> list[str]:
+    """What each point of the chart says: ``"1 Nov 2026: 33"``, or for a run of games
+    ``"1 Nov 2026 to 3 Dec 2026: 14.2 on average over 1,667 games"`` (the words
+    looked up once: a chart has up to 60 points)."""
+    pattern = gettext("d MMM y")
+    run = gettext("%(first)s to %(last)s: %(average)s on average over %(games)s games")
+    labels = []
+    for point in points:
+        first = format_date(point.first, pattern)
+        if point.games == 1:
+            labels.append(f"{first}: {point.total:g}")
+            continue
+        values = {
+            "first": first,
+            "last": format_date(point.last, pattern),
+            "average": format_decimal(point.total, "0.0"),
+            "games": format_decimal(point.games),
+        }
+        labels.append(run % values)
+    return labels
 
 
 def _find(public_id: str) -> SavedGame:
@@ -455,7 +633,20 @@ def _find_editable(public_id: str, secret: str) -> SavedGame:
     return saved
 
 
-def _links(saved: SavedGame, secret: str | None = None, revision: int | None = None) -> SheetLinks:
+def _find_owned(public_id: str) -> SavedGame:
+    """The saved game if this phone remembers its secret; else 403 (the game exists: its page is public)."""
+    saved = _find(public_id)
+    if _remembered(saved) is None:
+        abort(
+            403,
+            description=gettext(
+                "Only the phone that saved this game, or one that opened its private link, can correct or delete it."
+            ),
+        )
+    return saved
+
+
+def _links(saved: SavedGame, owner: bool = False, revision: int | None = None) -> SheetLinks:
     if revision is not None and revision != saved.revision:
         pdf = url_for("games.revision_pdf", public_id=saved.public_id, number=revision)
     else:
@@ -465,30 +656,34 @@ def _links(saved: SavedGame, secret: str | None = None, revision: int | None = N
         share=share,
         pdf=pdf,
         qr=url_for("games.qr", public_id=saved.public_id) if qr_fits(share) else None,
-        edit=url_for("games.correct", public_id=saved.public_id, secret=secret) if secret else None,
+        edit=url_for("games.correct_own", public_id=saved.public_id) if owner else None,
     )
 
 
-def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = None):
+def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = None, show_private_link: bool = False):
+    """A saved game's page; with the *secret* of the phone that owns it, its
+    "Correct" and "Delete", and with *show_private_link* the private link (once)."""
     played_on = viewing.played_on if viewing else saved.played_on
     context = sheet_context(
         store.sheet_of(entry),
         played_on,
-        _links(saved, secret, revision=viewing.number if viewing else None),
+        _links(saved, owner=secret is not None, revision=viewing.number if viewing else None),
         saved=saved,
         viewing=viewing,
         owner=secret is not None,
     )
     if secret is not None:
         context.update(
-            owner_url=url_for(".manage", public_id=saved.public_id, secret=secret, _external=True),
-            delete_url=url_for(".delete", public_id=saved.public_id, secret=secret),
+            delete_url=url_for(".delete_own", public_id=saved.public_id),
             delete_form=FlaskForm(),
+            private_url=url_for(".manage", public_id=saved.public_id, secret=secret, _external=True)
+            if show_private_link
+            else None,
         )
     return render_template("sheets/sheet.html", **context)
 
 
-def _download(body: str, fmt: str, name: str) -> Response:
+def _download(body: str | Iterator[str], fmt: str, name: str) -> Response:
     mimetype = {"json": "application/json", "csv": "text/csv"}[fmt]
     return Response(
         body,
