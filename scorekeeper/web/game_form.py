@@ -128,13 +128,11 @@ def render_game_form(
             action_url=action_url,
             game_form_action=action_url,  # the header's language buttons post the form (entries kept)
             messages=messages or [],
-            legends=LEGENDS,
+            **kingdom_context(),
             max_players=MAX_PLAYERS,
             min_players=MIN_PLAYERS,
             player_count=player_count,
             added=added,
-            cell_code=_cell_code,
-            CARD_IDS=_CODES,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
             player_problems=_problems,
@@ -144,6 +142,12 @@ def render_game_form(
         ),
         status,
     )
+
+
+def kingdom_context() -> dict[str, Any]:
+    """What the shared kingdom entry (``templates/_kingdom.html``) needs from
+    the page's view besides the form: the Legends, and how a cell box shows its card."""
+    return {"legends": LEGENDS, "cell_code": _cell_code, "CARD_IDS": _CODES}
 
 
 #: What a cell box shows for each card: its two-letter code, whole in the narrow box.
