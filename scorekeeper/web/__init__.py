@@ -18,6 +18,7 @@ def init_app(app: Flask) -> None:
     from .games import bp as games_bp
     from .preview import kingdom_preview
     from .security import init_security
+    from .tables import bp as tables_bp
     from .views import bp as sheets_bp
 
     init_security(app)
@@ -35,6 +36,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(sheets_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
+    app.register_blueprint(tables_bp)
     app.jinja_env.globals.update(
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )

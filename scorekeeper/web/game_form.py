@@ -32,7 +32,7 @@ from ..engine import (
     UnknownLegend,
     shows_a_name,
 )
-from .forms import GameForm, not_a_card
+from .forms import GameForm, StartTableForm, not_a_card
 from .i18n import N_, error_message, error_text, gettext, ngettext, words
 from .security import CSRF_SLOT
 
@@ -120,6 +120,7 @@ def render_game_form(
         form.players.append_entry()
     if date_from_browser:
         form.played_on.render_kw = {"data-today": date.today().isoformat()}
+    start_form = None if correcting else StartTableForm(formdata=None)  # "Score together" on a new game
     return (
         render_template(
             "sheets/form.html",
@@ -139,6 +140,7 @@ def render_game_form(
             player_name=_panel_name,
             heading=gettext(heading),
             submit_label=gettext(submit_label),
+            start_form=start_form,
         ),
         status,
     )
