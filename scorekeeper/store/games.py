@@ -89,15 +89,17 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def save_game(game: Game, details: Details, *, commit: bool = True) -> tuple[SavedGame, str]:
+def save_game(game: Game, details: Details, *, commit: bool = True, token: str | None = None) -> tuple[SavedGame, str]:
     """Store a valid *game* as revision 1.
 
     :param commit: commit at once; ``False`` lets the caller save several
         games in one transaction.
+    :param token: the secret of the edit link, if the caller derives it
+        (a locked table's, from the host's secret); by default a new random one.
     :returns: the saved game and the secret of its private edit link (only
         its hash is stored, so this is the one chance to show it).
     """
-    token = secrets.token_urlsafe(24)
+    token = token or secrets.token_urlsafe(24)
     now = _now()
     saved = SavedGame(
         public_id=_public_id(),
