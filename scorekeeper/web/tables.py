@@ -21,9 +21,21 @@ from datetime import date, timedelta
 from types import SimpleNamespace
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..engine import LEGENDS_BY_ID, MAX_PLAYERS, Card, GameError, GameErrors, Row, UnknownCard, get_ruleset
 from ..engine.kingdom import Kingdom
@@ -72,7 +84,7 @@ def _tokens(code: str) -> list[str]:
     return [token for token in raw.split(".") if 0 < len(token) <= 64][:8]
 
 
-def _keep_token(response: Response, code: str, token: str, kept: list[str] | None = None) -> Response:
+def _keep_token(response: WerkzeugResponse, code: str, token: str, kept: list[str] | None = None) -> WerkzeugResponse:
     """*response* setting the cookie of table *code* to *kept* (default: what the phone has) plus *token*."""
     kept = list(_tokens(code) if kept is None else kept)
     if token not in kept:
@@ -114,7 +126,8 @@ class Phone:
 
 
 def _phone(table: ScoreTable) -> Phone:
-    host, seats = None, {}
+    host: str | None = None
+    seats: dict[int, str] = {}
     for token in _tokens(table.code):
         who = tables.viewer(table, token)
         if who.host:
@@ -163,7 +176,7 @@ def start():
 )
 def join():
     """Type a join code (case, spaces and dashes ignored) to open its table."""
-    form = JoinCodeForm(request.args if request.method == "GET" and request.args.get("code") else None)
+    form = JoinCodeForm() if request.method == "POST" else JoinCodeForm(formdata=request.args or None)
     if form.code.data:
         table = tables.find(form.code.data)
         if table is not None:
@@ -229,7 +242,9 @@ def _locked_page(table: ScoreTable):
     )
     secret = tables.may_see_edit_link(table, phone.host_token)
     private = url_for("games.manage", public_id=saved.public_id, secret=secret) if secret else None
-    context = sheet_context(saved_games.sheet_of(saved.entry), saved.played_on, links, saved=saved, viewing=None, owner=False)
+    context = sheet_context(
+        saved_games.sheet_of(saved.entry), saved.played_on, links, saved=saved, viewing=None, owner=False
+    )
     return render_template("tables/locked.html", **context, state=state, phone=phone, private_link=private)
 
 
@@ -285,7 +300,7 @@ def _live_context(state: tables.TableState, phone: Phone) -> SimpleNamespace:
                 notes.append(
                     gettext(
                         "%(checker)s says %(cell)s of %(name)s’s kingdom is wrong.",
-                        checker=names.get(seat.wrong_by, "?"),
+                        checker=names.get(seat.wrong_by or 0, "?"),
                         cell=words().cell(seat.wrong_cell),
                         name=seat.name,
                     )
@@ -459,7 +474,7 @@ def check(code: str, number: int):
 
 
 class _NoCell(Exception):
-    """"Something is wrong" without a cell tapped."""
+    """ "Something is wrong" without a cell tapped."""
 
 
 def _check_page(state, seat_state, messages: list[str], status: int):
@@ -501,7 +516,7 @@ def host(code: str):
         if action == "again":
             played_on = StartTableForm().played_on.data or date.today()
             following = tables.play_again(table, phone.host_token, played_on)
-            return redirect(url_for(".table", code=following.code, **{"from": table.code}), code=303)
+            return redirect(url_for(".table", code=following.code) + "?from=" + table.code, code=303)
         if action not in actions:
             abort(400)
         actions[action]()
