@@ -47,7 +47,7 @@
     var body = new FormData(form);
     body.delete(form.querySelector("textarea").name);  // text not read yet stays on this phone
     body.set("action", "save");
-    fetch(form.action, {
+    fetch(form.getAttribute("action"), {  // not form.action: the buttons named "action" hide it
       method: "POST", body: body, credentials: "same-origin", keepalive: !!leaving,
       headers: { "X-Draft": "1", "X-CSRFToken": body.get("csrf_token") }
     }).then(function (r) {
