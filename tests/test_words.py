@@ -111,7 +111,8 @@ def every_kind_of_refusal() -> list[GameError]:
 
 
 def table_refusals() -> list[GameError]:
-    """The refusals of a shared table (store.tables), as it raises them (tests/store/test_tables.py meets each)."""
+    """The refusals of a shared table (store.tables), as it raises them
+    (tests/store/test_tables.py and tests/web/test_tables_api.py meet each)."""
     ada = {"player": 0, "player_name": "Ada"}
     return [
         GameError("table-not-found"),
