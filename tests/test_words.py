@@ -130,6 +130,9 @@ def table_refusals() -> list[GameError]:
         GameError("lock-not-done", **ada),
         GameError("lock-not-checked", **ada),
         GameError("lock-wrong-cell", cell=6, **ada),
+        GameError("body-not-object"),
+        GameError("checks-not-boolean"),
+        GameError("done-not-boolean"),
     ]
 
 

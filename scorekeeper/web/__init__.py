@@ -18,6 +18,7 @@ def init_app(app: Flask) -> None:
     from .games import bp as games_bp
     from .preview import kingdom_preview
     from .security import init_security
+    from .table_api import bp as table_api_bp
     from .views import bp as sheets_bp
 
     init_security(app)
@@ -32,9 +33,11 @@ def init_app(app: Flask) -> None:
 
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
+    csrf.exempt(table_api_bp)  # secrets in the Authorization header, never in a cookie: nothing to forge
     app.register_blueprint(sheets_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
+    app.register_blueprint(table_api_bp)
     app.jinja_env.globals.update(
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )
