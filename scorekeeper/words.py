@@ -522,6 +522,9 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
         "the kingdom has %(count)d of 16 cards; it can be marked done when all 16 are entered", **p
     ),
     "cell-invalid": lambda w, p: w._("a cell is a number from 0 to %(most)d, row by row", **p),
+    "body-not-object": lambda w, p: w._("the body must be a JSON object (Content-Type: application/json)"),
+    "checks-not-boolean": lambda w, p: w._("checks must be true or false"),
+    "done-not-boolean": lambda w, p: w._("done must be true or false"),
     "lock-not-done": lambda w, p: w._("the kingdom is not marked done yet"),
     "lock-not-checked": lambda w, p: w._("the kingdom has not been checked by another player yet"),
     "lock-wrong-cell": lambda w, p: w._(

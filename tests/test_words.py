@@ -111,7 +111,8 @@ def every_kind_of_refusal() -> list[GameError]:
 
 
 def table_refusals() -> list[GameError]:
-    """The refusals of a shared table (store.tables), as it raises them (tests/store/test_tables.py meets each)."""
+    """The refusals of a shared table (store.tables), as it raises them
+    (tests/store/test_tables.py and tests/web/test_tables_api.py meet each)."""
     ada = {"player": 0, "player_name": "Ada"}
     return [
         GameError("table-not-found"),
@@ -129,6 +130,9 @@ def table_refusals() -> list[GameError]:
         GameError("lock-not-done", **ada),
         GameError("lock-not-checked", **ada),
         GameError("lock-wrong-cell", cell=6, **ada),
+        GameError("body-not-object"),
+        GameError("checks-not-boolean"),
+        GameError("done-not-boolean"),
     ]
 
 

@@ -227,7 +227,9 @@ def expire_tables(now: datetime | None = None) -> int:
     """
     cutoff = (now or _now()) - EXPIRES_AFTER
     result = db.session.execute(
-        delete(ScoreTable).where(ScoreTable.locked_at.is_(None), ScoreTable.created_at <= cutoff)
+        delete(ScoreTable)
+        .where(ScoreTable.locked_at.is_(None), ScoreTable.created_at <= cutoff)
+        .execution_options(synchronize_session=False)
     )
     db.session.commit()
     return cast(CursorResult[Any], result).rowcount
@@ -644,7 +646,9 @@ def play_again(table: ScoreTable, host_token: str | None, played_on: date | None
             db.session.commit()
         else:  # another request opened it first: drop ours
             db.session.rollback()
-            db.session.execute(delete(ScoreTable).where(ScoreTable.code == code))
+            db.session.execute(
+                delete(ScoreTable).where(ScoreTable.code == code).execution_options(synchronize_session=False)
+            )
             db.session.commit()
     db.session.expire_all()
     following = db.session.scalar(select(ScoreTable).where(ScoreTable.code == table.next_code))

@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
     from .preview import kingdom_preview
     from .security import init_security
     from .tables import bp as tables_bp
+    from .table_api import bp as table_api_bp
     from .views import bp as sheets_bp
 
     init_security(app)
@@ -33,10 +34,12 @@ def init_app(app: Flask) -> None:
 
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
+    csrf.exempt(table_api_bp)  # secrets in the Authorization header, never in a cookie: nothing to forge
     app.register_blueprint(sheets_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(tables_bp)
+    app.register_blueprint(table_api_bp)
     app.jinja_env.globals.update(
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )
