@@ -18,8 +18,8 @@ def init_app(app: Flask) -> None:
     from .games import bp as games_bp
     from .preview import kingdom_preview
     from .security import init_security
-    from .tables import bp as tables_bp
     from .table_api import bp as table_api_bp
+    from .tables import bp as tables_bp
     from .views import bp as sheets_bp
 
     init_security(app)

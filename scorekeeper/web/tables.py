@@ -25,7 +25,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     make_response,
     redirect,
@@ -47,7 +46,15 @@ from .forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from .game_form import kingdom_context
 from .i18n import N_, error_message, error_text, gettext, legend_name, words
 from .preview import score_partial
-from .security import expired_form_page, limiter
+from .security import (
+    count_wrong_code,
+    expired_form_page,
+    join_rate_limit,
+    limiter,
+    table_rate_limit,
+    was_wrong_code,
+    wrong_code_rate_limit,
+)
 from .sheet_page import SheetLinks, qr_response, sheet_context
 
 bp = Blueprint("tables", __name__)
@@ -59,20 +66,15 @@ COOKIE_DAYS = 7
 CELLS = 16
 
 
-def table_rate_limit() -> str:
-    """Starting tables and taking seats, per client address (``TABLE_RATE_LIMIT``)."""
-    return current_app.config.get("TABLE_RATE_LIMIT", "30 per minute;200 per hour")
-
-
-def wrong_code_rate_limit() -> str:
-    """Codes that open no table, per client address (``WRONG_CODE_RATE_LIMIT``):
-    a wrong code costs like a failed login."""
-    return current_app.config.get("WRONG_CODE_RATE_LIMIT", "10 per minute;50 per hour")
-
-
-def _too_many() -> Response:
+def _too_many(limit: Any = None) -> Response:
     message = gettext("Too many tries from your address in a short time. Try again in a minute.")
     return make_response(render_template("errors/error.html", error=None, message=message), 429)
+
+
+#: Codes that name no table cost like failed logins, counted with the API's (per client address).
+wrong_code_limit = limiter.shared_limit(
+    wrong_code_rate_limit, scope="wrong-codes", deduct_when=was_wrong_code, on_breach=_too_many
+)
 
 
 # -- the phone's secrets
@@ -140,6 +142,7 @@ def _phone(table: ScoreTable) -> Phone:
 def _table(code: str) -> ScoreTable:
     table = tables.find(code)
     if table is None:
+        count_wrong_code()
         abort(404, description=gettext("No open table has this code; check it with the host."))
     if table.code != code:  # typed in another case or with dashes: the one address
         abort(redirect(url_for(request.endpoint or ".table", **{**(request.view_args or {}), "code": table.code})))
@@ -150,7 +153,7 @@ def _table(code: str) -> ScoreTable:
 
 
 @bp.post("/tables")
-@limiter.limit(table_rate_limit, key_func=lambda: request.remote_addr or "", on_breach=lambda limit: _too_many())
+@limiter.shared_limit(table_rate_limit, scope="table-create", on_breach=_too_many)
 def start():
     """Start a table (ruleset, the host phone's date): the host's secret goes in
     this phone's cookie, and the table page shows the code, link and QR code."""
@@ -168,12 +171,7 @@ def start():
 
 
 @bp.route("/join", methods=["GET", "POST"])
-@limiter.limit(
-    wrong_code_rate_limit,
-    methods=["POST"],
-    deduct_when=lambda response: response.status_code == 404,
-    on_breach=lambda limit: _too_many(),
-)
+@wrong_code_limit
 def join():
     """Type a join code (case, spaces and dashes ignored) to open its table."""
     form = JoinCodeForm() if request.method == "POST" else JoinCodeForm(formdata=request.args or None)
@@ -181,6 +179,7 @@ def join():
         table = tables.find(form.code.data)
         if table is not None:
             return redirect(url_for(".table", code=table.code), code=303)
+        count_wrong_code()
         form.code.errors = [gettext("No open table has this code; check it with the host.")]
         return render_template("tables/join.html", form=form), 404
     return render_template("tables/join.html", form=form)
@@ -190,6 +189,7 @@ def join():
 
 
 @bp.get("/t/<code>")
+@wrong_code_limit
 def table(code: str):
     """The table: join it (a name), the seats live, the host's code, link and QR
     code; once locked, the sheet. ``?from=<code>``: "Play again" from that table,
@@ -249,6 +249,7 @@ def _locked_page(table: ScoreTable):
 
 
 @bp.get("/t/<code>/qr.svg")
+@wrong_code_limit
 def qr(code: str):
     """The QR code of the table's join link, for the host's screen."""
     table = _table(code)
@@ -256,12 +257,14 @@ def qr(code: str):
 
 
 @bp.get("/t/<code>/live")
+@wrong_code_limit
 def live(code: str):
     """The live part of the table page (seats, cards n/16, done, checked, what
     this phone's seats need to know), for table.js to poll. Its ETag is the
     table's version with who is asking; ``If-None-Match`` gives 304."""
     table = tables.find(code)
     if table is None:
+        count_wrong_code()
         abort(404)
     phone = _phone(table)
     who = f"{table.version}-{int(phone.is_host)}-{sorted(phone.seats)}-{get_locale()}-{request.args.get('seat', '')}"
@@ -325,7 +328,7 @@ def _live_context(state: tables.TableState, phone: Phone) -> SimpleNamespace:
 
 
 @bp.post("/t/<code>/seats")
-@limiter.limit(table_rate_limit, key_func=lambda: request.remote_addr or "", on_breach=lambda limit: _too_many())
+@limiter.shared_limit(join_rate_limit, scope="table-join", on_breach=_too_many)
 def take_seat(code: str):
     """Take a seat under a name (R8, checked at once against the seated names);
     the host's "for a player without a phone" adds a seat held by the host's phone."""
@@ -357,6 +360,7 @@ EXPIRED = N_("The page had expired; nothing was changed. Try again.")
 
 
 @bp.route("/t/<code>/seat/<int:number>", methods=["GET", "POST"])
+@wrong_code_limit
 def seat(code: str, number: int):
     """Enter seat *number*'s kingdom (its own phone or the host's): the game
     form's kingdom entry, stored as a draft at every change (table.js posts the
@@ -437,6 +441,7 @@ def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, s
 
 
 @bp.route("/t/<code>/check/<int:number>", methods=["GET", "POST"])
+@wrong_code_limit
 def check(code: str, number: int):
     """Seat *number*'s kingdom read-only for another seat's phone: "Checked",
     or a cell tapped and "Something is wrong" (its owner's phone shows it)."""
@@ -499,6 +504,7 @@ def _check_page(state, seat_state, messages: list[str], status: int):
 
 
 @bp.post("/t/<code>/host")
+@wrong_code_limit
 def host(code: str):
     """The host's buttons: checks on or off, lock, and "Play again" after the lock."""
     table = _table(code)
