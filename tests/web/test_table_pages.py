@@ -121,3 +121,35 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
 @pytest.mark.parametrize("path", ["/t/ABCDEF", "/t/ABCDEF/seat/1", "/t/ABCDEF/check/1"])
 def test_a_table_that_does_not_exist_is_a_404_page(client, path):
     assert client.get(path).status_code == 404
+
+
+def _weight(client, path: str) -> int:
+    """The page at *path* and every stylesheet, script and image it links, in bytes as sent uncompressed."""
+    page = client.get(path)
+    assert page.status_code == 200, path
+    html = page.get_data()
+    assets = re.findall(rb'(?:href|src)="(/static/[^"]+|/t/[^"]+\.svg)"', html)
+    total = len(html)
+    for asset in set(assets):
+        with client.get(asset.decode()) as answer:
+            total += len(answer.get_data())
+    return total
+
+
+def test_every_table_page_weighs_at_most_60_kb_with_its_assets_in_both_languages(app, client):
+    players = CASE19["game"]["players"]
+    code = start_table(client)
+    phones = [client, app.test_client()]
+    for phone, player in zip(phones, players, strict=False):
+        phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        phone.post(f"/t/{code}/seat/{players.index(player) + 1}", data=seat_fields(player))
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    pages = ["/join", f"/t/{code}", f"/t/{code}/seat/1", f"/t/{code}/check/2"]
+    heaviest = {}
+    for lang in ("en", "de"):
+        for path in pages:
+            heaviest[f"{path} {lang}"] = _weight(client, f"{path}?lang={lang}")
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    for lang in ("en", "de"):
+        heaviest[f"locked {lang}"] = _weight(client, f"/t/{code}?lang={lang}")
+    assert max(heaviest.values()) <= 60 * 1024, heaviest
