@@ -333,6 +333,8 @@ def take_seat(code: str):
     """Take a seat under a name (R8, checked at once against the seated names);
     the host's "for a player without a phone" adds a seat held by the host's phone."""
     table = _table(code)
+    if table.locked_at is not None:  # takes no more seats: its sheet
+        return redirect(url_for(".table", code=table.code), code=303)
     form = SeatNameForm()
     phone = _phone(table)
     for_other = request.form.get("for") == "other" and phone.is_host
@@ -450,6 +452,8 @@ def check(code: str, number: int):
     seat_state = next((seat for seat in state.seats if seat.number == number), None)
     if seat_state is None:
         abort(404)
+    if state.locked:
+        return redirect(url_for(".table", code=table.code), code=303)
     phone = _phone(table)
     messages: list[str] = []
     status = 200

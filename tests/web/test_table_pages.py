@@ -153,3 +153,50 @@ def test_every_table_page_weighs_at_most_60_kb_with_its_assets_in_both_languages
     for lang in ("en", "de"):
         heaviest[f"locked {lang}"] = _weight(client, f"/t/{code}?lang={lang}")
     assert max(heaviest.values()) <= 60 * 1024, heaviest
+
+
+def test_the_seat_secret_is_an_httponly_lax_cookie_secure_over_https(app):
+    client = app.test_client()
+    answer = client.post("/tables", data={"played_on": "2026-11-30"}, base_url="https://localhost")
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" in cookie
+    plain = app.test_client().post("/tables", data={"played_on": "2026-11-30"}).headers["Set-Cookie"]
+    assert "HttpOnly" in plain and "Secure" not in plain
+
+
+def test_the_live_part_answers_304_until_the_table_changes(app, client):
+    code = start_table(client)
+    first = client.get(f"/t/{code}/live")
+    assert first.status_code == 200 and first.headers["ETag"] and "no-cache" in first.headers["Cache-Control"]
+    same = client.get(f"/t/{code}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert same.status_code == 304 and same.get_data() == b""
+    app.test_client().post(f"/t/{code}/seats", data={"name": "<b>Bo</b>"})
+    changed = client.get(f"/t/{code}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in changed.get_data(as_text=True)  # names escaped
+
+
+def test_a_locked_table_takes_no_seats_and_shows_the_sheet(app, client):
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    phones = [client, app.test_client()]
+    for n, (phone, player) in enumerate(zip(phones, players, strict=True), start=1):
+        phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player))
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303  # twice: the same game
+    late = app.test_client().post(f"/t/{code}/seats", data={"name": "Cy"})
+    assert late.status_code == 303 and late.headers["Location"] == f"/t/{code}"  # the sheet, no seat
+    page = soup(app.test_client().get(f"/t/{code}"))
+    assert page.find(id="score-table") and not page.find(id="take-seat")
+    assert phones[1].post(f"/t/{code}/seat/2", data=seat_fields(players[1])).status_code == 303
+
+
+def test_a_post_without_its_csrf_token_changes_nothing_and_says_so(tmp_path):
+    from tests.conftest import make_test_app
+
+    app = make_test_app(tmp_path, RATELIMIT_ENABLED=False)
+    client = app.test_client()
+    answer = client.post("/tables", data={"played_on": "2026-11-30"})
+    assert answer.status_code == 400
