@@ -267,21 +267,23 @@ def live(code: str):
         count_wrong_code()
         abort(404)
     phone = _phone(table)
-    who = f"{table.version}-{int(phone.is_host)}-{sorted(phone.seats)}-{get_locale()}-{request.args.get('seat', '')}"
+    compact = request.args.get("compact") == "1"
+    who = f"{table.version}-{int(phone.is_host)}-{sorted(phone.seats)}-{get_locale()}-{compact}"
     etag = hashlib.sha256(who.encode()).hexdigest()[:20]
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
         state = tables.state(table)
-        response = make_response(render_template("tables/_live.html", live=_live_context(state, phone)))
+        response = make_response(render_template("tables/_live.html", live=_live_context(state, phone, compact)))
         response.headers["X-Table-Locked"] = "1" if state.locked else "0"
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
 
 
-def _live_context(state: tables.TableState, phone: Phone) -> SimpleNamespace:
-    """What the live part shows: each seat, and the notes for this phone's seats."""
+def _live_context(state: tables.TableState, phone: Phone, compact: bool = False) -> SimpleNamespace:
+    """What the live part shows: each seat, and the notes for this phone's seats;
+    *compact*: the seats on one line (above a seat's kingdom entry)."""
     seats = []
     names = {seat.number: seat.name for seat in state.seats}
     notes = []
@@ -323,7 +325,8 @@ def _live_context(state: tables.TableState, phone: Phone) -> SimpleNamespace:
         notes=list(dict.fromkeys(notes)),
         locked=state.locked,
         checks_required=state.checks_required,
-        url=url_for(".live", code=state.code),
+        compact=compact,
+        url=url_for(".live", code=state.code, compact=1) if compact else url_for(".live", code=state.code),
     )
 
 
@@ -380,6 +383,11 @@ def seat(code: str, number: int):
         return redirect(url_for(".table", code=table.code), code=303)
     if request.method == "GET":
         form = _seat_form(seat_state)
+        if seat_state.wrong_cell is not None:  # marked in red, with what the checker said
+            cell = form.seat.form.cells[seat_state.wrong_cell]
+            cell.errors = [
+                gettext("%(cell)s: another player says this card is wrong.", cell=words().cell(seat_state.wrong_cell))
+            ]
         return _seat_page(state, seat_state, phone, form)
     form = SeatForm()
     panel = form.seat.form
@@ -432,7 +440,7 @@ def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, s
             form=form,
             p=form.seat.form,
             messages=messages or [],
-            live=_live_context(state, phone),
+            live=_live_context(state, phone, compact=True),
             **kingdom_context(),
         ),
         status,
