@@ -152,7 +152,12 @@ def parse_kingdom_text(text: str) -> list[str]:
         raise KingdomTextError(_("Four lines of four cards are needed, not %(count)d.", count=len(lines)))
     cells: list[str] = []
     for number, line in enumerate(lines, start=1):
-        words = [w for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip())) if w.strip(_PUNCTUATION)]
+        # a word of punctuation alone is left over from a typist; a word of dots marks empty cells
+        words = [
+            w
+            for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip()))
+            if w.strip(_PUNCTUATION) or (w and set(w) <= {"."})
+        ]
         if len(words) == 1 and len(words[0]) == 4 and all(ch in KEYS or ch == "." for ch in words[0].lower()):
             words = list(words[0])
         if len(words) != 4:

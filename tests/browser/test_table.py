@@ -109,7 +109,7 @@ def test_four_phones_score_case_19_together(browser, live_server, axe_script):
                 if step < len(plan):
                     tap(page, *plan[step])
             if step == 12:
-                bo.wait_for_function("document.getElementById('save-status').textContent !== ''")
+                bo.wait_for_selector("#save-status:not(:empty)")
                 before = [bo.input_value(f"#seat-cells-{m}") for m in range(16)]
                 bo.reload()
                 bo.wait_for_selector("#palette:not([hidden])")

@@ -200,3 +200,12 @@ def test_a_post_without_its_csrf_token_changes_nothing_and_says_so(tmp_path):
     client = app.test_client()
     answer = client.post("/tables", data={"played_on": "2026-11-30"})
     assert answer.status_code == 400
+
+
+def test_dots_in_the_text_box_leave_cells_empty_spaced_or_not(app):
+    """The card codes help says "A dot (.) leaves a cell empty": a seat half entered by text."""
+    from scorekeeper.web.forms import parse_kingdom_text
+
+    with app.test_request_context():
+        cells = parse_kingdom_text("f e o f\n. . . .\n....\nf . e .")
+    assert cells == ["forest", "elves", "portal", "forest", *[""] * 8, "forest", "", "elves", ""]
