@@ -185,6 +185,7 @@ def update_seat(code: str, number: int):
     200 with the seat (see :func:`_seat`): its rows and total so far, scored by the engine.
     """
     table = _table(code)
+    ruleset = table.ruleset  # read before the change: the commit expires what the session holds
     body = _body()
     done = body.get("done")
     if done is not None and not isinstance(done, bool):
@@ -198,7 +199,7 @@ def update_seat(code: str, number: int):
         legends=body.get("legends"),
         done=done,
     )
-    return jsonify(_seat(seat, table.ruleset))
+    return jsonify(_seat(seat, ruleset))
 
 
 @bp.post("/<code>/seats/<int:number>/check")
