@@ -8,8 +8,17 @@ $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-run: $(PY)
+# Installing is redone only when pyproject.toml changes (an editable install sees
+# code changes at once): the stamp files remember the last install.
+$(VENV)/.installed: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(VENV)/.installed
 	$(VENV)/bin/flask --app scorekeeper run --host 127.0.0.1 --port 5000
 
 # The tests run on every core (pytest-xdist; JOBS=0: all in one process). `make test`
@@ -17,8 +26,7 @@ run: $(PY)
 # `make test SLOW=1` runs them too, afterwards and one at a time, as .ci/run does.
 JOBS ?= auto
 SLOW ?=
-test: $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+test: $(VENV)/.installed-test
 	$(VENV)/bin/mypy
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .

@@ -43,6 +43,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 
 from ..engine import (
     LEGENDS_BY_ID,
@@ -209,7 +210,7 @@ def find(code: str) -> ScoreTable | None:
     normal = normalise_code(code)
     if normal is None:
         return None
-    table = db.session.scalar(select(ScoreTable).where(ScoreTable.code == normal))
+    table = _read(ScoreTable.code == normal)
     if table is None:
         return None
     if table.locked_at is None and _aware(table.created_at) <= _now() - EXPIRES_AFTER:
@@ -723,7 +724,7 @@ def _change(table: ScoreTable, step: Callable[[ScoreTable], _T]) -> _T:
         if db.session.get(ScoreTable, table.id) is None:
             raise NoSuchTable("table-not-found")
         raise TableConflict("table-locked")
-    db.session.expire_all()  # read what the others wrote before we took the row
+    _read(ScoreTable.id == table.id, again=True)  # what the others wrote before we took the row
     try:
         result = step(table)
         db.session.commit()
@@ -731,6 +732,15 @@ def _change(table: ScoreTable, step: Callable[[ScoreTable], _T]) -> _T:
         db.session.rollback()
         raise
     return result
+
+
+def _read(where: Any, *, again: bool = False) -> ScoreTable | None:
+    """The table matching *where* with its seats, in one query (a poll's
+    every request reads them); *again*: overwriting what the session holds."""
+    query = select(ScoreTable).options(joinedload(ScoreTable.seats)).where(where)
+    if again:
+        query = query.execution_options(populate_existing=True)
+    return db.session.scalars(query).unique().one_or_none()
 
 
 def _seat(table: ScoreTable, number: int) -> TableSeat:

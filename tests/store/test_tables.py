@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlalchemy import func, select, update
 
+from scorekeeper import create_app
 from scorekeeper.engine import GameError, GameErrors
 from scorekeeper.store import db
 from scorekeeper.store import tables as store
@@ -334,3 +335,19 @@ def test_secrets_are_stored_only_as_hashes(db_app):
         assert all(len(h) == 64 for h in stored) and len(set(stored)) == 5
         assert not any(token in h for token in [host, *tokens] for h in stored)
         assert len(host) >= 32 and all(len(t) >= 32 for t in tokens)
+
+
+def test_the_app_clears_expired_tables_when_it_starts(tmp_path):
+    url = f"sqlite:///{tmp_path / 'start.sqlite3'}"
+    config = {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url}
+    app = create_app(config)
+    with app.app_context():
+        stale, fresh = store.create_table("pocket", DAY).code, store.create_table("pocket", DAY).code
+        day_ago = datetime.now(UTC) - timedelta(hours=25)
+        db.session.execute(update(ScoreTable).where(ScoreTable.code == stale).values(created_at=day_ago))
+        db.session.commit()
+        db.engine.dispose()
+    restarted = create_app(config)  # migrates, then clears
+    with restarted.app_context():
+        assert db.session.scalars(select(ScoreTable.code)).all() == [fresh]
+        db.engine.dispose()

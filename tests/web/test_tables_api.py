@@ -120,6 +120,12 @@ def test_the_state_has_every_seat_and_an_etag_answered_with_304(db_client):
     etag = first.headers["ETag"]
     again = db_client.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.get_data() == b"" and again.headers["ETag"] == etag
+    # compressed, the ETag names the encoding too; sent back, it is the same state
+    zipped = db_client.get(f"/api/tables/{code}", headers={"Accept-Encoding": "gzip"})
+    if zipped.headers.get("Content-Encoding") == "gzip":
+        assert zipped.headers["ETag"] == etag[:-1] + ':gzip"'
+        same = db_client.get(f"/api/tables/{code}", headers={"If-None-Match": zipped.headers["ETag"]})
+        assert same.status_code == 304 and same.headers["ETag"] == zipped.headers["ETag"]
     # a seat's view says whose it is, under another ETag
     mine = db_client.get(f"/api/tables/{code}", headers=auth(tokens[1]) | {"If-None-Match": etag})
     assert mine.status_code == 200 and mine.json["you"] == {"host": False, "seats": [2]}
