@@ -311,11 +311,12 @@ def _live_context(state: tables.TableState, phone: Phone, compact: bool = False)
                     )
                 )
             for legend, others in seat.legend_clashes.items():
+                claimants = sorted({seat.number, *others})  # one note per Legend, the same on every phone
                 notes.append(
                     gettext(
                         "%(name)s and %(others)s both claim %(legend)s; only one may (R6.1).",
-                        name=seat.name,
-                        others=", ".join(names.get(other, "?") for other in others if other != seat.number),
+                        name=names.get(claimants[0], "?"),
+                        others=", ".join(names.get(other, "?") for other in claimants[1:]),
                         legend=legend_name(LEGENDS_BY_ID[legend]),
                     )
                 )

@@ -209,3 +209,16 @@ def test_dots_in_the_text_box_leave_cells_empty_spaced_or_not(app):
     with app.test_request_context():
         cells = parse_kingdom_text("f e o f\n. . . .\n....\nf . e .")
     assert cells == ["forest", "elves", "portal", "forest", *[""] * 8, "forest", "", "elves", ""]
+
+
+def test_a_legend_claimed_by_two_seats_is_shown_on_both_phones_r6_1(app, client):
+    code = start_table(client)
+    other = app.test_client()
+    client.post(f"/t/{code}/seats", data={"name": "Ada"})
+    other.post(f"/t/{code}/seats", data={"name": "Bo"})
+    for n, phone in enumerate((client, other), start=1):
+        answer = phone.post(f"/t/{code}/seat/{n}", data={"seat-legends": ["tribes-humans"], "action": "save"})
+        assert answer.status_code == 303
+    for phone in (client, other):
+        notes = soup(phone.get(f"/t/{code}/seat/1" if phone is client else f"/t/{code}/seat/2")).find(id="table-notes")
+        assert "Ada" in notes.get_text() and "Bo" in notes.get_text() and "R6.1" in notes.get_text()
