@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import CursorResult, delete, select, update
+from sqlalchemy import CursorResult, bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -412,7 +412,7 @@ def update_seat(
                 seat.checked_by = None
             seat.done = bool(done)
         seat.updated_at = _now()
-        return next(state for state in _seat_states(table) if state.number == number)
+        return next(state for state in _seat_states(table.seats) if state.number == number)
 
     return _change(table, step)
 
@@ -491,13 +491,14 @@ def state(table: ScoreTable) -> TableState:
         game_id=game_id,
         next_code=table.next_code,
         expires_at=_aware(table.created_at) + EXPIRES_AFTER,
-        seats=_seat_states(table),
+        seats=_seat_states(table.seats),
     )
 
 
-def _seat_states(table: ScoreTable) -> tuple[SeatState, ...]:
+def _seat_states(seats: Sequence[Any]) -> tuple[SeatState, ...]:
+    """The seats' states from their rows (:class:`TableSeat` objects or rows of :data:`_LOOK`)."""
     claims: dict[str, list[int]] = {}
-    for seat in table.seats:
+    for seat in seats:
         for legend in seat.legends:
             claims.setdefault(legend, []).append(seat.number)
     return tuple(
@@ -516,7 +517,75 @@ def _seat_states(table: ScoreTable) -> tuple[SeatState, ...]:
                 if len(claims[legend]) > 1
             },
         )
-        for seat in table.seats
+        for seat in seats
+    )
+
+
+#: Everything a poll needs in one statement, built once: the table, its seats
+#: (one row each, or one row of nulls) and its saved game's public id.
+_LOOK = (
+    select(
+        ScoreTable.code,
+        ScoreTable.ruleset,
+        ScoreTable.played_on,
+        ScoreTable.checks_required,
+        ScoreTable.version,
+        ScoreTable.locked_at,
+        ScoreTable.created_at,
+        ScoreTable.next_code,
+        ScoreTable.host_token_hash,
+        SavedGame.public_id,
+        TableSeat.number,
+        TableSeat.name,
+        TableSeat.token_hash,
+        TableSeat.cells,
+        TableSeat.legends,
+        TableSeat.done,
+        TableSeat.checked_by,
+        TableSeat.wrong_cell,
+        TableSeat.wrong_by,
+    )
+    .outerjoin(TableSeat, TableSeat.table_id == ScoreTable.id)
+    .outerjoin(SavedGame, SavedGame.id == ScoreTable.locked_game_id)
+    .where(ScoreTable.code == bindparam("code"))
+    .order_by(TableSeat.number)
+)
+
+
+def look(code: str, token: str | None = None) -> tuple[TableState, Viewer] | None:
+    """What a phone polling the table needs, in one query and without the
+    ORM: its state (as :func:`state`) and whom *token* belongs to (as
+    :func:`viewer`); ``None`` as :func:`find` gives it (no such table, or
+    expired: then removed)."""
+    normal = normalise_code(code)
+    if normal is None:
+        return None
+    rows = db.session.execute(_LOOK, {"code": normal}).all()
+    if not rows:
+        return None
+    first = rows[0]
+    if first.locked_at is None and _aware(first.created_at) <= _now() - EXPIRES_AFTER:
+        expire_tables()
+        return None
+    seats = [row for row in rows if row.number is not None]
+    found = TableState(
+        code=first.code,
+        ruleset=first.ruleset,
+        played_on=first.played_on,
+        checks_required=first.checks_required,
+        version=first.version,
+        locked=first.locked_at is not None,
+        game_id=first.public_id,
+        next_code=first.next_code,
+        expires_at=_aware(first.created_at) + EXPIRES_AFTER,
+        seats=_seat_states(seats),
+    )
+    if not token or len(token) > 200:
+        return found, Viewer()
+    hashed = _hash(token)
+    return found, Viewer(
+        hmac.compare_digest(first.host_token_hash, hashed),
+        frozenset(row.number for row in seats if hmac.compare_digest(row.token_hash, hashed)),
     )
 
 
@@ -603,6 +672,13 @@ def may_see_edit_link(table: ScoreTable, token: str | None) -> str | None:
     if table.locked_at is None or not token or not viewer(table, token).host:
         return None
     return _edit_token(token, table.code)
+
+
+def edit_link_secret(state: TableState, seen_by: Viewer, token: str | None) -> str | None:
+    """As :func:`may_see_edit_link`, from what :func:`look` gave."""
+    if not state.locked or not token or not seen_by.host:
+        return None
+    return _edit_token(token, state.code)
 
 
 # -- play again

@@ -123,11 +123,15 @@ def show(code: str):
     """The table as every phone shows it (see :func:`_state`), with an
     ``ETag``; ``If-None-Match`` with the current one gives 304 and no body.
     With a secret, also ``"you"`` (host, seats) and, once locked, the host's
-    ``"edit_url"``. ``Cache-Control: no-cache``: always asked again."""
-    table = _table(code)
+    ``"edit_url"``. ``Cache-Control: no-cache``: always asked again.
+    Phones poll this: one query, no ORM (:func:`store.look`)."""
     token = _bearer()
-    viewer = store.viewer(table, token) if token else store.Viewer()
-    etag = f"v{table.version}-{'h' if viewer.host else ''}{'.'.join(map(str, sorted(viewer.seats)))}"
+    looked = store.look(code, token)
+    if looked is None:
+        count_wrong_code()
+        raise Refused(404, [store.NoSuchTable("table-not-found")])
+    state, viewer = looked
+    etag = f"v{state.version}-{'h' if viewer.host else ''}{'.'.join(map(str, sorted(viewer.seats)))}"
     # A compressed answer's ETag gets the encoding appended ("v7-1:gzip", Flask-Compress):
     # the same state all the same, answered 304 here without building it.
     matched = next((tag for tag in request.if_none_match.as_set() if tag.split(":", 1)[0] == etag), None)
@@ -135,7 +139,7 @@ def show(code: str):
         response = Response(status=304)
         response.set_etag(matched)
     else:
-        response = jsonify(_state(table, viewer, token))
+        response = jsonify(_state(state, viewer, store.edit_link_secret(state, viewer, token)))
         response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache, private"
     response.vary.add("Authorization")
@@ -150,8 +154,9 @@ def settings(code: str):
     required = _body().get("checks_required")
     if not isinstance(required, bool):
         raise Refused(400, [GameError("checks-not-boolean")])
-    _do(store.set_checks, table, _bearer() or "", required)
-    return jsonify(_state(table, store.viewer(table, _bearer()), _bearer()))
+    token = _bearer()
+    _do(store.set_checks, table, token or "", required)
+    return jsonify(_state(store.state(table), store.viewer(table, token), None))
 
 
 @bp.post("/<code>/seats")
@@ -260,12 +265,11 @@ def again(code: str):
 # -- the answers' shapes
 
 
-def _state(table: ScoreTable, viewer: store.Viewer, token: str | None) -> dict[str, Any]:
+def _state(state: store.TableState, viewer: store.Viewer, edit_secret: str | None) -> dict[str, Any]:
     """``{"code", "url", "ruleset", "played_on", "checks_required", "locked",
     "version", "expires_at", "seats": [seat, …], "game_url", "next_code",
     "next_url", "you": {"host", "seats"}, "edit_url"}`` (``game_url`` once
     locked, ``next_*`` after "Play again", ``edit_url`` for the host once locked)."""
-    state = store.state(table)
     shape: dict[str, Any] = {
         "code": state.code,
         "url": _join_url(state.code),
@@ -280,9 +284,8 @@ def _state(table: ScoreTable, viewer: store.Viewer, token: str | None) -> dict[s
     }
     if state.game_id is not None:
         shape["game_url"] = url_for("games.show", public_id=state.game_id, _external=True)
-        secret = store.may_see_edit_link(table, token)
-        if secret is not None:
-            shape["edit_url"] = url_for("games.manage", public_id=state.game_id, secret=secret, _external=True)
+        if edit_secret is not None:
+            shape["edit_url"] = url_for("games.manage", public_id=state.game_id, secret=edit_secret, _external=True)
     if state.next_code is not None:
         shape["next_code"], shape["next_url"] = state.next_code, _join_url(state.next_code)
     return shape

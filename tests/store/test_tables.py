@@ -83,6 +83,9 @@ def test_join_checks_names_by_R8_at_once_against_the_other_seats(db_app):
         (full,) = refused(store.TableConflict, store.join, table, "Eve")
         assert full.message_id == "table-full" and ENGLISH.error(full).endswith("at most 4 players")
         assert [seat.number for seat in store.state(table).seats] == [1, 2, 3, 4]
+        assert store.look(code)[0] == store.state(table)
+        empty = store.create_table("pocket", DAY).code
+        assert store.look(empty)[0].seats == () and store.look("AAAAAA" if empty != "AAAAAA" else "BBBBBB") is None
 
 
 def test_a_seat_is_changed_only_by_its_own_token_or_the_hosts(db_app):
@@ -209,6 +212,11 @@ def test_lock_needs_every_seat_done_and_checked_then_makes_one_game(db_app):
         assert ids(refused(store.TableConflict, store.update_seat, table, 1, tokens[0], done=False)) == ["table-locked"]
         assert ids(refused(store.TableConflict, store.check, table, 1, tokens[1])) == ["table-locked"]
         assert store.may_see_edit_link(table, host) == edit and store.may_see_edit_link(table, tokens[0]) is None
+        # what a poll reads in one query is the same state and the same viewer
+        for token in (host, tokens[2], None, "wrong"):
+            looked, seen_by = store.look(code.lower(), token)
+            assert looked == store.state(table) and seen_by == store.viewer(table, token)
+            assert store.edit_link_secret(looked, seen_by, token) == (edit if token == host else None)
 
 
 def test_with_checks_off_and_two_players_done_is_enough(db_app):
@@ -316,7 +324,7 @@ def test_unlocked_tables_expire_after_24_hours_with_their_drafts(db_app):
         db.session.execute(update(ScoreTable).values(created_at=day_ago))
         db.session.commit()
         fresh = store.create_table("pocket", DAY).code  # starting a table clears the old ones
-        assert store.find(old_code) is None
+        assert store.look(old_code) is None and store.find(old_code) is None
         assert store.find(locked_code).locked_at is not None  # a locked table's link still shows the sheet
         assert store.find(fresh) is not None
         assert db.session.scalar(select(func.count()).select_from(TableSeat)) == 4  # the locked table's
