@@ -222,3 +222,15 @@ def test_a_legend_claimed_by_two_seats_is_shown_on_both_phones_r6_1(app, client)
     for phone in (client, other):
         notes = soup(phone.get(f"/t/{code}/seat/1" if phone is client else f"/t/{code}/seat/2")).find(id="table-notes")
         assert "Ada" in notes.get_text() and "Bo" in notes.get_text() and "R6.1" in notes.get_text()
+
+
+def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
+    code = start_table(client)
+    client.post(f"/t/{code}/seats", data={"name": "Ada"})
+    added = client.post(f"/t/{code}/seats", data={"name": "Cy", "for": "other"})
+    assert added.headers["Location"] == f"/t/{code}/seat/2"
+    player = CASE19["game"]["players"][2]
+    assert client.post(f"/t/{code}/seat/2", data=seat_fields(player)).status_code == 303
+    live = soup(client.get(f"/t/{code}/live"))
+    assert all("mine" in live.find(id=f"seat-{n}")["class"] for n in (1, 2))  # one phone, two seats
+    assert "16/16" in live.find(id="seat-2").get_text() and live.find(id="enter-2")
