@@ -200,9 +200,7 @@ def table(code: str):
         kept = [token for token in _tokens(came_from[:10].upper()) if tables.viewer(table, token).is_anyone]
         if kept:
             response = redirect(url_for(".table", code=table.code), code=303)
-            for token in kept:
-                _keep_token(response, table.code, token, kept=kept)
-            return response
+            return _keep_token(response, table.code, kept[0], kept=kept)
     if table.locked_at is not None:
         return _locked_page(table)
     return _table_page(table, SeatNameForm(formdata=None))
