@@ -1,8 +1,14 @@
-"""Locust users for bench/load.py: enter, score, save and view games through the HTML forms.
+"""Locust users for bench/load.py: enter, score, save, correct and view games through the
+HTML forms, download PDFs, look at the history, score through the API.
 
 Every saved game is recorded (public id and the game as sent) to the JSON
-lines file named by LOAD_RECORD, so that load.py can check afterwards that
-each one reads back equal to what was sent.
+lines file named by LOAD_RECORD, and again after each correction, so that
+load.py can check afterwards that each one reads back equal to what was last
+sent. LOAD_HOSTS (base URLs split by spaces) spreads every request over
+several app instances at random: a game is saved through one, read and
+corrected through another. A PDF refused with 503 and ``Retry-After`` (the
+per-process PDF gate shedding load) is counted into the file LOAD_SHED, not
+as an error.
 """
 
 from __future__ import annotations
@@ -22,8 +28,12 @@ LEGENDS = [
     "battle-elves-dwarves", "lands-plain", "lands-swamp", "lands-mountain", "lands-forest", "four-tribes",
 ]  # fmt: skip
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+BASED_ON = re.compile(r'name="based_on" type="hidden" value="(\d+)"')
+PRIVATE = re.compile(r"/g/([\w-]+)/([\w-]+)$")
+HOSTS = os.environ.get("LOAD_HOSTS", "").split()
 _record_lock = threading.Lock()
 _counter = iter(range(10**9))
+_shed = {"pdf": 0}
 
 
 def random_game() -> dict:
@@ -56,45 +66,103 @@ def form_fields(game: dict, csrf: str) -> dict:
     return fields
 
 
+def record(public_id: str, game: dict | None, pending: bool = False) -> None:
+    """Note *game* as what *public_id* now holds; *pending*: sent, answer not yet seen
+    (a user stopped at the end of the run may never see it); None: the pending one was refused."""
+    line = {"id": public_id, "game": game} | ({"pending": True} if pending else {})
+    with _record_lock, open(os.environ["LOAD_RECORD"], "a", encoding="utf-8") as file:
+        file.write(json.dumps(line) + "\n")
+
+
 class TablePlayer(HttpUser):
-    """Someone at a table: scores a game, saves it, opens it again."""
+    """Someone at a table: scores a game, saves it, opens it again, corrects it,
+    downloads its PDF, looks at the history."""
 
     wait_time = between(0.2, 1.0)
 
+    def on_start(self) -> None:
+        self.mine: list[tuple[str, str]] = []  # (public id, secret) of the games this user saved
+
+    def url(self, path: str) -> str:
+        """*path* on one of LOAD_HOSTS at random (else on --host)."""
+        return random.choice(HOSTS) + path if HOSTS else path
+
     @task(3)
     def score_save_and_view(self) -> None:
-        form = self.client.get("/", name="GET /")
+        form = self.client.get(self.url("/"), name="GET /")
         game = random_game()
-        sheet = self.client.post("/", data=form_fields(game, CSRF.search(form.text)[1]), name="POST / (score)")
+        fields = form_fields(game, CSRF.search(form.text)[1])
+        sheet = self.client.post(self.url("/"), data=fields, name="POST / (score)")
         if "/sheet/" not in sheet.url:
             return
         token = sheet.url.rsplit("/", 1)[1]
         csrf = CSRF.search(sheet.text)[1]
         saved = self.client.post(
-            "/games",
+            self.url("/games"),
             data={"csrf_token": csrf, "token": token, "location": game["location"], "notes": game["notes"]},
             name="POST /games (save)",
         )
-        match = re.search(r"/g/([\w-]+)/", saved.url)
+        match = PRIVATE.search(saved.url)
         if not match:
             return
-        public_id = match[1]
-        with _record_lock, open(os.environ["LOAD_RECORD"], "a", encoding="utf-8") as record:
-            record.write(json.dumps({"id": public_id, "game": game}) + "\n")
-        self.client.get(f"/g/{public_id}", name="GET /g/<id>")
+        public_id, secret = match[1], match[2]
+        record(public_id, game)
+        self.mine.append((public_id, secret))
+        self.client.get(self.url(f"/g/{public_id}"), name="GET /g/<id>")
+
+    @task(1)
+    def correct(self) -> None:
+        """Open one of this user's games for correcting, and save another game over it."""
+        if not self.mine:
+            return
+        public_id, secret = random.choice(self.mine)
+        form = self.client.get(self.url(f"/g/{public_id}/{secret}/edit"), name="GET /g/<id>/<secret>/edit")
+        game = random_game()
+        fields = form_fields(game, CSRF.search(form.text)[1]) | {
+            "based_on": BASED_ON.search(form.text)[1],
+            "location": game["location"],
+            "notes": game["notes"],
+        }
+        record(public_id, game, pending=True)
+        done = self.client.post(
+            self.url(f"/g/{public_id}/{secret}/edit"), data=fields, name="POST /g/<id>/<secret>/edit (correct)"
+        )
+        # back on the private page: saved; else refused (the form again), nothing changed
+        record(public_id, game if PRIVATE.search(done.url) else None)
+
+    @task(1)
+    def pdf(self) -> None:
+        """The PDF of one of this user's games (a shed PDF, 503 with Retry-After, is no error)."""
+        if not self.mine:
+            return
+        public_id, _secret = random.choice(self.mine)
+        with self.client.get(self.url(f"/g/{public_id}.pdf"), name="GET /g/<id>.pdf", catch_response=True) as got:
+            if got.status_code == 503 and got.headers.get("Retry-After"):
+                _shed["pdf"] += 1
+                got.success()
+            elif got.status_code != 200 or not got.content.startswith(b"%PDF"):
+                got.failure(f"PDF: {got.status_code}")
 
     @task(2)
     def view_history(self) -> None:
-        self.client.get("/games", name="GET /games")
+        self.client.get(self.url("/games"), name="GET /games")
 
     @task(1)
     def score_by_api(self) -> None:
         game = random_game()
         body = {"ruleset": game["ruleset"], "players": game["players"]}
-        self.client.post("/api/score", json=body, name="POST /api/score")
+        self.client.post(self.url("/api/score"), json=body, name="POST /api/score")
 
 
 @events.request.add_listener
 def _fail_on_5xx(response=None, exception=None, **_kwargs) -> None:
-    if response is not None and response.status_code >= 500:
+    shed = response is not None and response.status_code == 503 and response.headers.get("Retry-After")
+    if response is not None and response.status_code >= 500 and not shed:
         raise AssertionError("server error")  # counted by locust as a failure
+
+
+@events.quitting.add_listener
+def _write_shed(**_kwargs) -> None:
+    if os.environ.get("LOAD_SHED"):
+        with open(os.environ["LOAD_SHED"], "w", encoding="utf-8") as file:
+            file.write(str(_shed["pdf"]))

@@ -432,12 +432,24 @@ class Words:
         return self._("game %(number)d: %(problem)s", number=error.game, problem=problem)
 
     def errors(self, errors: GameErrors, limit: int = 50) -> list[str]:
-        """One sentence per problem, at most *limit*, then how many more there were."""
+        """One sentence per problem, at most *limit*, then how many more there
+        were, those only counted included (``"… and 99,950 more problems"``,
+        German ``"… und 99.950 weitere Probleme"``)."""
         shown = [self.error(error) for error in errors.errors[:limit]]
-        more = len(errors.errors) - limit
+        more = errors.count - len(shown)
         if more > 0:
-            shown.append(self.ngettext("… and %(num)d more problem", "… and %(num)d more problems", more))
+            shown.append(
+                self.ngettext(
+                    "… and %(count)s more problem", "… and %(count)s more problems", more, count=self.number(more)
+                )
+            )
         return shown
+
+    def number(self, number: int) -> str:
+        """A whole number with the language's digit grouping: ``99,950`` (German ``99.950``)."""
+        from babel.numbers import format_decimal
+
+        return format_decimal(number, locale=self.locale)
 
 
 def _legend_named(words: Words, legend_id: object) -> str:

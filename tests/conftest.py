@@ -21,6 +21,21 @@ DATA = Path(__file__).parent / "data"
 CASE_FILES = sorted((DATA / "cases").glob("*.json"))
 
 
+def pytest_runtest_setup(item):
+    """Tests marked ``pdf`` need WeasyPrint and Pango: without them they skip
+    with the reason, or fail when ``SCOREKEEPER_REQUIRE_PDF=1`` (CI)."""
+    if item.get_closest_marker("pdf") is None:
+        return
+    from scorekeeper.web.pdf import unavailable
+
+    reason = unavailable()
+    if reason is None:
+        return
+    if os.environ.get("SCOREKEEPER_REQUIRE_PDF") == "1":
+        pytest.fail(f"PDFs are required (SCOREKEEPER_REQUIRE_PDF=1) but cannot be made: {reason}")
+    pytest.skip(f"no PDFs here (install Pango: libpango-1.0-0 libpangoft2-1.0-0): {reason}")
+
+
 def load_case(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 

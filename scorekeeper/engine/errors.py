@@ -107,8 +107,22 @@ class GameErrors(ValueError):
     """Every problem found in one game, so all can be shown at once.
 
     :ivar errors: the individual :class:`GameError` instances, in input order.
+    :ivar more: how many further problems were found but not kept (a reader
+        given an error limit counts past it without building them), so that
+        a list of 50 can still say "and 99,950 more".
     """
 
-    def __init__(self, errors: list[GameError]) -> None:
+    def __init__(self, errors: list[GameError], more: int = 0) -> None:
         self.errors = tuple(errors)
-        super().__init__("; ".join(str(error) for error in self.errors))
+        self.more = more
+        super().__init__()
+
+    @property
+    def count(self) -> int:
+        """How many problems were found: those kept and those only counted."""
+        return len(self.errors) + self.more
+
+    def __str__(self) -> str:  # for logs: written when asked for, and at most 50 of them
+        shown = "; ".join(str(error) for error in self.errors[:50])
+        hidden = self.count - min(len(self.errors), 50)
+        return f"{shown}; … {hidden} more" if hidden else shown

@@ -53,8 +53,14 @@ def init_app(app: Flask) -> None:
     Without it the schema is migrated by ``flask db upgrade`` (a release step)."""
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
     options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
+    # A pooled connection is tried before each use and replaced if the server
+    # dropped it (a PostgreSQL restart): no request fails for an old connection.
+    options.setdefault("pool_pre_ping", True)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         options.setdefault("connect_args", {"timeout": 30})
+    elif app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # an unreachable host answers within seconds (503), not after the system's TCP timeout
+        options.setdefault("connect_args", {"connect_timeout": int(app.config.get("DATABASE_CONNECT_TIMEOUT", 5))})
     if app.testing:  # tests make many short-lived apps: keep no idle connection behind
         options.setdefault("poolclass", NullPool)
     from . import models  # noqa: F401  (the tables Alembic compares against)
@@ -119,3 +125,13 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
+
+
+@event.listens_for(Engine, "handle_error")
+def _read_only_sqlite_connection_is_lost(context) -> None:
+    """SQLite opens a file it may not write read-only, and such a connection
+    stays read-only after the file is writable again: treat "attempt to write
+    a readonly database" as a lost connection, so SQLAlchemy drops it and the
+    pool's others (the next request connects afresh) instead of keeping it."""
+    if getattr(context.original_exception, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+        context.is_disconnect = True

@@ -21,6 +21,9 @@ from .models import SavedGame
 #: Most games one import may hold (split larger histories).
 MAX_IMPORT = 1000
 
+#: Most problems an import lists; the rest are counted ("… and 99,950 more problems").
+LISTED_ERRORS = 50
+
 #: A cell starting with one of these is a formula to spreadsheet programs.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -87,9 +90,23 @@ def games_csv(games: list[SavedGame]) -> str:
     return out.getvalue()
 
 
-def read_games(data: object) -> list[tuple[Game, Details]]:
+def games_in(data: object) -> int:
+    """How many games a game file (1) or a history file (its ``games``) holds,
+    before any of them is read: what an import costs against the save limit."""
+    if isinstance(data, dict) and isinstance(data.get("games"), list):
+        return max(1, len(data["games"]))
+    return 1
+
+
+def read_games(
+    data: object, *, most_games: int = MAX_IMPORT, error_limit: int | None = LISTED_ERRORS
+) -> list[tuple[Game, Details]]:
     """The games of a game file or history file, all validated.
 
+    :param most_games: a history with more games is refused at once, unread.
+    :param error_limit: keep at most this many problems and only count the
+        rest (:attr:`GameErrors.more`), so that a file full of errors is
+        checked in time proportional to its size, never rendered whole.
     :raises GameErrors: listing every problem; for a history, each error
         says which game (:attr:`GameError.game`, 1-based).
     """
@@ -97,32 +114,44 @@ def read_games(data: object) -> list[tuple[Game, Details]]:
         games = data["games"]
         if not isinstance(games, list) or not games:
             raise GameErrors([InvalidGame("games-not-list")])
-        if len(games) > MAX_IMPORT:
-            raise GameErrors([InvalidGame("too-many-games", most=MAX_IMPORT, count=len(games))])
+        if len(games) > most_games:
+            raise GameErrors([InvalidGame("too-many-games", most=most_games, count=len(games))])
         many = True
     else:
         games, many = [data], False
     read: list[tuple[Game, Details]] = []
     errors: list[GameError] = []
+    more = 0  # problems past error_limit: counted, not kept
+
+    def room() -> int | None:
+        return None if error_limit is None else max(0, error_limit - len(errors))
+
     for number, item in enumerate(games, start=1):
         try:
-            read.append((Game.from_dict(item), _details(item)))
+            read.append((Game.from_dict(item, error_limit=room()), _details(item)))
         except GameErrors as problems:
-            errors.extend([problem.in_game(number) for problem in problems.errors] if many else problems.errors)
+            space = room()
+            kept = problems.errors if space is None else problems.errors[:space]
+            errors.extend([problem.in_game(number) for problem in kept] if many else kept)
+            more += problems.more + len(problems.errors) - len(kept)
         except GameError as problem:
-            errors.append(problem.in_game(number) if many else problem)
-    if errors:
-        raise GameErrors(errors)
+            if room() == 0:
+                more += 1
+            else:
+                errors.append(problem.in_game(number) if many else problem)
+    if errors or more:
+        raise GameErrors(errors, more)
     return read
 
 
-def import_games(data: object) -> list[tuple[SavedGame, str]]:
-    """Store every game of *data* (all or none).
+def import_games(data: object, *, most_games: int = MAX_IMPORT) -> list[tuple[SavedGame, str]]:
+    """Store every game of *data* (all or none); at most *most_games* games.
 
     :returns: ``(saved game, edit secret)`` per game, in file order.
-    :raises GameErrors: if any game is refused; nothing is stored then.
+    :raises GameErrors: if any game is refused (at most :data:`LISTED_ERRORS`
+        kept, the rest counted); nothing is stored then.
     """
-    games = read_games(data)
+    games = read_games(data, most_games=most_games)
     stored = []
     try:
         for game, details in games:

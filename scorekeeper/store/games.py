@@ -6,8 +6,10 @@ every number comes from the engine (``score_game``) run on the stored entry.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import re
 import secrets
 import unicodedata
 from collections import Counter
@@ -58,22 +60,29 @@ class Details:
         return cls(played_on, location, notes)
 
 
-_DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Unicode's controls (category Cc: U+0000–U+001F, U+007F–U+009F), surrogates
+#: (Cs: U+D800–U+DFFF) and the explicit text-direction controls, as one
+#: character class: a regular expression scans 2,000 characters of notes a
+#: hundred times quicker than a category look-up per character.
+_HIDDEN = "\x00-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069"
+_HIDDEN_CONTROL = re.compile(f"[{_HIDDEN}]")
 
 
-def _is_hidden_control(ch: str) -> bool:
-    return unicodedata.category(ch) in ("Cc", "Cs") or ch in _DIRECTION_CONTROLS
+@functools.cache
+def _hidden_except(allowed: str) -> re.Pattern[str]:
+    """The hidden characters but those in *allowed* (a look-ahead leaves them out)."""
+    return re.compile(f"(?![{re.escape(allowed)}])[{_HIDDEN}]") if allowed else _HIDDEN_CONTROL
 
 
 def has_hidden_controls(text: str, allowed: str = "") -> bool:
     """Whether *text* holds a control, surrogate or text-direction character
     other than those in *allowed* (notes may keep line breaks and tabs)."""
-    return any(_is_hidden_control(ch) and ch not in allowed for ch in text)
+    return _hidden_except(allowed).search(text) is not None
 
 
 def visible_text(text: str) -> str:
     """*text* without control, surrogate or text-direction characters (for search boxes)."""
-    return "".join(ch for ch in text if not _is_hidden_control(ch))
+    return _HIDDEN_CONTROL.sub("", text)
 
 
 def name_key(name: str) -> str:

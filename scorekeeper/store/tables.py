@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import CursorResult, bindparam, delete, select, update
+from sqlalchemy import CursorResult, bindparam, delete, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -784,23 +784,27 @@ def draft_legends(legends: object, **who: Any) -> list[str]:
 
 def _change(table: ScoreTable, step: Callable[[ScoreTable], _T]) -> _T:
     """Run *step* on *table* as one change: take the table's row (its version
-    + 1) if it is still open, read it again, let *step* check and change it,
-    commit. A refusal raised by *step* writes nothing.
+    + 1) if it is still open, read it again unless nobody changed it since it
+    was read, let *step* check and change it, commit. A refusal raised by
+    *step* writes nothing.
 
     :raises TableConflict: ``"table-locked"``. :raises NoSuchTable: the table is gone.
     """
+    known = inspect(table).dict.get("version")  # as read with the seats, if still loaded
     claimed = db.session.execute(
         update(ScoreTable)
         .where(ScoreTable.id == table.id, ScoreTable.locked_at.is_(None))
         .values(version=ScoreTable.version + 1, updated_at=_now())
+        .returning(ScoreTable.version)
         .execution_options(synchronize_session=False)
-    )
-    if cast(CursorResult[Any], claimed).rowcount != 1:
+    ).scalar_one_or_none()
+    if claimed is None:
         db.session.rollback()
         if db.session.get(ScoreTable, table.id) is None:
             raise NoSuchTable("table-not-found")
         raise TableConflict("table-locked")
-    _read(ScoreTable.id == table.id, again=True)  # what the others wrote before we took the row
+    if known is None or claimed != known + 1:  # others wrote before we took the row: read it again
+        _read(ScoreTable.id == table.id, again=True)
     try:
         result = step(table)
         db.session.commit()

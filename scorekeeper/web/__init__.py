@@ -11,26 +11,34 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
-    from . import delivery, i18n
+    from ..store.db import db
+    from ..store.exchange import MAX_IMPORT
+    from . import delivery, i18n, pdf
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
     from .games import bp as games_bp
+    from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .preview import kingdom_preview
     from .security import init_security
     from .table_api import bp as table_api_bp
     from .tables import bp as tables_bp
     from .views import bp as sheets_bp
 
-    init_security(app)
-    i18n.init_app(app)
-    delivery.init_app(app)
+    app.config.setdefault("IMPORT_MAX_BYTES", IMPORT_LIMIT)
+    app.config.setdefault("IMPORT_MAX_GAMES", MAX_IMPORT)
 
     @app.before_request
     def larger_imports():
-        """Imports may be larger than other requests; set before CSRF reads the form."""
+        """Imports may be larger than other requests; set before the save limit
+        (which counts the file's games) and CSRF read the form."""
         if request.endpoint == "games.import_page" and request.method == "POST":
-            request.max_content_length = IMPORT_LIMIT
+            request.max_content_length = app.config["IMPORT_MAX_BYTES"]
+
+    init_security(app)
+    i18n.init_app(app)
+    delivery.init_app(app)
+    pdf.init_app(app)
 
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
@@ -44,11 +52,29 @@ def init_app(app: Flask) -> None:
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )
     app.jinja_env.globals.update(kingdom_preview=kingdom_preview)  # the form's points so far
+    app.jinja_env.globals.update(pdf_unavailable=pdf.unavailable)  # sheets offer no PDF without WeasyPrint
 
     @app.get("/healthz")
     def healthz():
-        """Liveness for load balancers (and the hello-world baseline of bench/http_throughput.py)."""
+        """Liveness for load balancers (and the hello-world baseline of
+        bench/http_throughput.py): the process answers. It asks the database
+        nothing, so a database outage never makes a balancer restart the app."""
         return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+    @app.get("/readyz")
+    def readyz():
+        """Readiness: ``ok`` while the database answers, else 503 with
+        ``Retry-After`` (a balancer sends no traffic here until it answers)."""
+        try:
+            with db.engine.connect() as connection:
+                connection.exec_driver_sql("SELECT 1")
+        except DATABASE_ERRORS as error:
+            after_database_failure(error)
+            return unavailable(("database unreachable\n", {"Content-Type": "text/plain; charset=utf-8"}))
+        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+    for failure in DATABASE_ERRORS:
+        app.register_error_handler(failure, outage_page)
 
     @app.errorhandler(SecurityError)
     def untrusted_host(error: SecurityError):

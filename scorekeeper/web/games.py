@@ -10,24 +10,39 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, session, url_for
-from flask_babel import format_date, format_datetime
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import format_date, format_datetime, format_number, format_timedelta
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
+from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
-from ..store.exchange import game_file, games_csv, history_file, import_games
+from ..store.exchange import game_file, games_csv, games_in, history_file, import_games
 from ..store.models import SavedGame
 from .changes import revision_changes
 from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
-from .i18n import N_, error_message, error_text, gettext
+from .i18n import N_, error_text, gettext, ngettext, words
 from .links import DamagedLink, decode_game
+from .outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
     SheetLinks,
@@ -40,7 +55,7 @@ from .sheet_page import (
 
 bp = Blueprint("games", __name__)
 
-#: Largest import upload, in bytes (about 2,500 four-player games).
+#: Largest import upload, in bytes (``IMPORT_MAX_BYTES``; 8 MiB is about 2,500 four-player games).
 IMPORT_LIMIT = 8 * 1024 * 1024
 
 CORRECTING = N_("Correct a saved game")
@@ -58,6 +73,30 @@ def form_expired(error: CSRFError):
         action_url = url_for(".correct", **(request.view_args or {}))
         return expired_game_form(CorrectionForm, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
     return expired_form_page(error)
+
+
+def _database_failed(error: Exception):
+    """The database cannot be reached or written: nothing was stored (503,
+    ``Retry-After``). The save form comes back on its sheet and the correction
+    form with every entry; an import, its page; anything else, the error page."""
+    if request.method != "POST" or request.endpoint not in ("games.save", "games.correct", "games.import_page"):
+        return outage_page(error)
+    after_database_failure(error)
+    message = gettext(NOTHING_SAVED)
+    if request.endpoint == "games.save" and request.form.get("token"):
+        return unavailable(render_sheet_with_save_form(request.form["token"], SaveGameForm(), [message], 503))
+    if request.endpoint == "games.correct":
+        form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
+        return unavailable(
+            render_game_form(form, action_url, [message], status=503, heading=CORRECTING, submit_label=SAVE_CORRECTION)
+        )
+    if request.endpoint == "games.import_page":
+        return unavailable(render_template("games/import.html", form=FlaskForm(), errors=[gettext(UNREACHABLE)]))
+    return unavailable(render_template("errors/error.html", error=ServiceUnavailable(), message=gettext(UNREACHABLE)))
+
+
+for _failure in DATABASE_ERRORS:
+    bp.register_error_handler(_failure, _database_failed)
 
 
 def _too_many_saves() -> str:
@@ -293,35 +332,99 @@ def export_all(fmt: str):
     return _download(games_csv(games), "csv", "drako-history")
 
 
-@bp.route("/games/import", methods=["GET", "POST"])
-@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"])
-def import_page():
-    """Upload a JSON game file (or a whole history) to store it as saved games."""
-    form = FlaskForm()  # (larger bodies are allowed here: see larger_imports in web/__init__)
-    if request.method == "GET":
-        return render_template("games/import.html", form=form, errors=[])
-    upload = request.files.get("file")
-    errors: list[str] = []
-    if not form.validate():
-        errors.append(gettext("The form had expired; choose the file again."))
-    elif upload is None or not upload.filename:
-        errors.append(gettext("Choose a JSON game file to import."))
+def _import_upload() -> tuple[object, str | None]:
+    """The uploaded game file read as JSON, once per request (the save limit
+    reads it first, to count its games): ``(data, None)``, or ``(None, why it
+    cannot be read)``. At most ``IMPORT_MAX_BYTES`` are read (else a 413)."""
+    if "import_upload" in g:
+        return g.import_upload
+    request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+    read: tuple[object, str | None]
+    try:
+        upload = request.files.get("file")
+    except RequestEntityTooLarge:  # the 413 page answers; the save limit counts it as one game
+        g.import_upload = None, None
+        raise
+    if upload is None or not upload.filename:
+        read = None, gettext("Choose a JSON game file to import.")
     else:
         try:
             try:
                 raw = upload.read()
             finally:
                 upload.close()  # large uploads are temporary files: close them now
-            data = json.loads(raw.decode("utf-8-sig"))
+            read = json.loads(raw.decode("utf-8-sig")), None
         except RecursionError:
-            errors.append(gettext("The file %(name)s is nested too deeply to be a game file.", name=upload.filename))
+            read = None, gettext("The file %(name)s is nested too deeply to be a game file.", name=upload.filename)
         except ValueError:  # not UTF-8, not JSON, or a number too long to read
-            errors.append(gettext("The file %(name)s is not a JSON game file.", name=upload.filename))
+            read = None, gettext("The file %(name)s is not a JSON game file.", name=upload.filename)
+    g.import_upload = read
+    return read
+
+
+def _import_cost() -> int:
+    """What an import costs against the save limit: one save per game in the file."""
+    data, problem = _import_upload()
+    return 1 if problem else games_in(data)
+
+
+def _counted(response: Response) -> bool:
+    """Whether a request counts against the save limit: all but those it refused
+    (an import too large for the limit leaves the address its saves)."""
+    return response.status_code != 429
+
+
+def _import_refused(limit) -> Response:
+    """Over the save limit: the import page again, saying how many games the
+    file holds and how many one address may save, and that nothing was imported."""
+    data, problem = _import_upload()
+    games = 1 if problem else games_in(data)
+    expiry = timedelta(seconds=limit.limit.get_expiry())
+    message = ngettext(
+        "The file holds %(count)s game, more than your address may still save just now (at most %(most)s "
+        "in %(period)s). Wait, or split the file into smaller ones.",
+        "The file holds %(count)s games, more than your address may still save just now (at most %(most)s "
+        "in %(period)s). Wait, or split the file into smaller ones.",
+        games,
+        count=format_number(games),
+        most=format_number(limit.limit.amount),
+        period=format_timedelta(expiry, threshold=1),
+    )
+    return make_response(render_template("games/import.html", form=FlaskForm(), errors=[message]), 429)
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+@limiter.shared_limit(
+    save_rate_limit,
+    scope="saves",
+    methods=["POST"],
+    cost=_import_cost,
+    deduct_when=_counted,
+    on_breach=_import_refused,
+)
+def import_page():
+    """Upload a JSON game file (or a whole history) to store it as saved games.
+
+    Each game in the file counts as one save against ``SAVE_RATE_LIMIT``; a
+    file over ``IMPORT_MAX_BYTES`` (8 MiB) is a 413, one of more than
+    ``IMPORT_MAX_GAMES`` (1,000) games is refused unread; of a file's
+    problems the first 50 are listed and the rest counted."""
+    form = FlaskForm()  # (larger bodies are allowed here: see larger_imports in web/__init__)
+    if request.method == "GET":
+        return render_template("games/import.html", form=form, errors=[])
+    errors: list[str] = []
+    if not form.validate():
+        errors.append(gettext("The form had expired; choose the file again."))
+    else:
+        data, problem = _import_upload()
+        if problem:
+            errors.append(problem)
         else:
             try:
-                return render_template("games/imported.html", stored=import_games(data))
+                stored = import_games(data, most_games=current_app.config["IMPORT_MAX_GAMES"])
+                return render_template("games/imported.html", stored=stored)
             except GameErrors as problems:
-                errors.extend(error_message(problem) for problem in problems.errors)
+                errors.extend(words().errors(problems))
     return render_template("games/import.html", form=form, errors=errors), 422
 
 

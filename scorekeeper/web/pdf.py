@@ -1,26 +1,44 @@
-"""The score sheet as PDF, rendered by WeasyPrint from the sheet's own template.
+"""The score sheet as PDF: which paper, whether PDFs can be made here, and how
+many are made at once.
 
-Rendering never reaches the network: the only resources it may load are the
-app's own static files, read from disk.
+WeasyPrint (``web/weasy.py``) is imported by no module at the top: the app
+tries it once when it is created, and a failure (no Pango) is logged, not
+raised, so the app serves every page, sheet pages say that PDFs are
+unavailable, and a PDF address answers 503 saying what to install. (Tried at
+start-up, not at the first sheet: the import takes about a second of CPU,
+which would otherwise fall on a visitor's first page from each worker.)
+
+Configuration (``SCOREKEEPER_`` environment variables or the instance config):
+
+- ``PDF_RENDERS`` (default 2): PDFs rendered at once by one process; more
+  requests wait for a turn.
+- ``PDF_WAIT`` (default 5): seconds a PDF request waits for its turn before
+  it is answered 503 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
 import functools
-import mimetypes
+import logging
 import threading
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
-from flask import current_app
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher, URLFetcherResponse
+from flask import Flask, current_app
 from werkzeug.datastructures import LanguageAccept
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Regions whose paper is Letter; every other language or region gets A4.
 LETTER_REGIONS = {"US", "CA", "MX", "PH", "PR"}
+
+#: What a server without PDFs lacks (WeasyPrint's system libraries), on Debian.
+PDF_PACKAGES = "libpango-1.0-0 libpangoft2-1.0-0"
+
+#: Seconds a client is asked to wait after a 503 for a busy renderer (``Retry-After``).
+BUSY_RETRY_AFTER = 5
+
+
+class PdfBusy(Exception):
+    """Every PDF renderer of this process stayed busy for ``PDF_WAIT`` seconds."""
 
 
 def choose_paper(asked: str | None, languages: LanguageAccept, chosen: str | None = None) -> str:
@@ -38,50 +56,51 @@ def choose_paper(asked: str | None, languages: LanguageAccept, chosen: str | Non
     return "a4"
 
 
+@functools.cache
+def unavailable() -> str | None:
+    """Why PDFs cannot be made in this process (WeasyPrint or a library it loads,
+    such as Pango, is missing: the error, one line), or ``None`` when they can.
+    Tried once per process (when the first app is created)."""
+    try:
+        from . import weasy  # noqa: F401  (loads WeasyPrint, which loads Pango)
+    except (ImportError, OSError) as error:  # no WeasyPrint; no Pango (cffi's dlopen raises OSError)
+        reason = " ".join(f"{type(error).__name__}: {error}".split())[:300]
+        logging.getLogger(__name__).warning("PDFs unavailable (install %s): %s", PDF_PACKAGES, reason)
+        return reason
+    return None
+
+
+def init_app(app: Flask) -> None:
+    """The settings, this process's PDF turns (``PDF_RENDERS`` of them), and
+    whether WeasyPrint loads (:func:`unavailable`, once per process)."""
+    unavailable()
+    app.config.setdefault("PDF_RENDERS", 2)
+    app.config.setdefault("PDF_WAIT", 5)
+    app.extensions["scorekeeper.pdf_turns"] = threading.BoundedSemaphore(int(app.config["PDF_RENDERS"]))
+
+
+def pdf_turns(app: Flask) -> threading.BoundedSemaphore:
+    """The semaphore of *app*'s PDF turns: one held per PDF being rendered."""
+    return app.extensions["scorekeeper.pdf_turns"]
+
+
 def render_pdf(html: str, paper: str, base_url: str) -> bytes:
     """Render *html* (``sheets/sheet.pdf.html``, which links no stylesheet)
-    to PDF bytes on *paper*, styled by ``css/pdf.css``."""
-    folder, url_path = current_app.static_folder, current_app.static_url_path
+    to PDF bytes on *paper*, styled by ``css/pdf.css``, once a turn is free.
+
+    :raises PdfBusy: no turn came free within ``PDF_WAIT`` seconds.
+    :raises OSError, ImportError: WeasyPrint cannot be loaded (see :func:`unavailable`).
+    """
+    from . import weasy
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    folder, url_path = app.static_folder, app.static_url_path
     assert folder is not None and url_path is not None  # create_app gives the app its static folder
-    static = Path(folder).resolve()
-    fetcher = StaticFilesOnly(static, base_url.rstrip("/") + url_path + "/")
-    with _render_lock:
-        fonts, sheets = _stylesheets(static / "css" / "pdf.css")
-        page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
-        document = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-        return document.write_pdf(stylesheets=[*sheets, page], font_config=fonts)
-
-
-# Parsing the stylesheet and loading fonts is a third of each render: do it
-# once per process (again if the file changes). One render at a time shares them.
-_render_lock = threading.Lock()
-
-
-@functools.cache
-def _parsed(paths: tuple[Path, ...], mtimes: tuple[float, ...]) -> tuple[FontConfiguration, tuple[CSS, ...]]:
-    fonts = FontConfiguration()
-    return fonts, tuple(CSS(string=path.read_text(encoding="utf-8"), font_config=fonts) for path in paths)
-
-
-def _stylesheets(*paths: Path) -> tuple[FontConfiguration, tuple[CSS, ...]]:
-    """The app's stylesheets parsed once per process (again when a file changes)."""
-    return _parsed(paths, tuple(path.stat().st_mtime for path in paths))
-
-
-class StaticFilesOnly(URLFetcher):
-    """Serves the app's static files from disk and refuses every other URL."""
-
-    def __init__(self, folder: Path, prefix: str) -> None:
-        super().__init__(fail_on_errors=False)
-        self.folder = folder
-        self.prefix = prefix
-
-    def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
-        if not url.startswith(self.prefix):
-            raise ValueError(f"not loaded while rendering a PDF: {url[:60]}")
-        relative = unquote(urlsplit(url[len(self.prefix) :]).path)
-        path = (self.folder / relative).resolve()
-        if self.folder not in path.parents or not path.is_file():
-            raise ValueError(f"no static file {relative[:60]}")
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime})
+    turns = pdf_turns(app)
+    if not turns.acquire(timeout=float(app.config["PDF_WAIT"])):
+        raise PdfBusy()
+    try:
+        static_url = base_url.rstrip("/") + url_path + "/"
+        return weasy.render(html, PAPERS[paper], base_url, Path(folder).resolve(), static_url)
+    finally:
+        turns.release()

@@ -20,7 +20,15 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
   codes that name no table, per client address, as failed logins count; over
   it, every table address answers 429 to that address until the window passes.
 - ``RATELIMIT_STORAGE_URI`` (default ``memory://``, per process); a
-  ``redis://`` URL shares the counts between processes and hosts.
+  ``redis://`` URL shares the counts between processes and hosts, which any
+  setup of more than one process needs: with memory storage each gunicorn
+  worker counts alone, so 4 workers let a client through 4 times the limit.
+  While Redis cannot be reached, each process counts alone again (Flask-Limiter's
+  in-memory fallback, ``RATELIMIT_IN_MEMORY_FALLBACK_ENABLED``) rather than
+  answering 500; it goes back to Redis when Redis answers. Redis is asked with
+  a 1-second timeout (``RATELIMIT_STORAGE_OPTIONS``), so a hung Redis slows a
+  request by a second at most, and the keys start with ``scorekeeper``
+  (``RATELIMIT_KEY_PREFIX``), so one Redis can serve other apps too.
 """
 
 from __future__ import annotations
@@ -101,6 +109,9 @@ def init_security(app: Flask) -> None:
     app.config.setdefault("JOIN_RATE_LIMIT", "20 per minute;120 per hour")
     app.config.setdefault("WRONG_CODE_RATE_LIMIT", "10 per minute;30 per hour")
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 1, "socket_connect_timeout": 1})
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", "scorekeeper")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     app.config.setdefault("RATELIMIT_ENABLED", True)  # explicit: the limiter keeps the last app's choice
     https = bool(app.config["HTTPS"])

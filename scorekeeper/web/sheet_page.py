@@ -17,14 +17,14 @@ from flask import Response, abort, make_response, render_template, request, sess
 from flask_babel import get_locale
 from flask_limiter import RequestLimit
 from flask_wtf.csrf import generate_csrf
-from werkzeug.exceptions import BadRequest, TooManyRequests
+from werkzeug.exceptions import BadRequest, ServiceUnavailable, TooManyRequests
 
 from ..engine import Game, GameErrors, KingdomScore, Row, ScoreSheet, cell_name, score_game
 from .display import qr_fits, qr_svg_file
 from .forms import SaveGameForm
-from .i18n import chosen_language, gettext
+from .i18n import N_, chosen_language, gettext
 from .links import DamagedLink, decode_game
-from .pdf import choose_paper, render_pdf
+from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .security import CSRF_SLOT, limiter, pdf_rate_limit
 
 
@@ -176,11 +176,29 @@ def pdf_response(context: dict) -> Response:
     return _pdf_download(_render_sheet_pdf(context, paper), context["played_on"])
 
 
+PDF_UNAVAILABLE = N_(
+    "PDFs cannot be made on this server: a library they need is not installed (whoever runs the server can "
+    "install it; on Debian: apt-get install %(packages)s). Everything else works; print the sheet's page instead."
+)
+PDF_BUSY = N_("The server is making other PDFs just now. Try again in a few seconds.")
+
+
 def _render_sheet_pdf(context: dict, paper: str) -> bytes:
+    """The PDF of a sheet; without WeasyPrint a 503 that says what to install,
+    and while every renderer stays busy a 503 with ``Retry-After`` (``abort``)."""
+    if unavailable():
+        message = gettext(PDF_UNAVAILABLE, packages=PDF_PACKAGES)
+        heading = gettext("No PDFs on this server")
+        page = render_template("errors/error.html", error=ServiceUnavailable(), message=message, heading=heading)
+        abort(make_response(page, 503))
     shown = context.get("viewing") or context.get("saved")
     notes = notes_for_print(shown.notes) if shown is not None and shown.notes else None
     html = render_template("sheets/sheet.pdf.html", **context, paper=paper, print_notes=notes)
-    return render_pdf(html, paper, base_url=request.url_root)
+    try:
+        return render_pdf(html, paper, base_url=request.url_root)
+    except PdfBusy:
+        page = render_template("errors/error.html", error=ServiceUnavailable(), message=gettext(PDF_BUSY))
+        abort(make_response(page, 503, {"Retry-After": str(BUSY_RETRY_AFTER)}))
 
 
 #: How much of a saved game's notes the one-page PDF prints: lines, characters.

@@ -57,6 +57,7 @@ def test_imports_over_256_kib_pass_csrf_checking(tmp_path):
     assert response.status_code == 200
 
 
+@pytest.mark.pdf
 def test_pdf_downloads_are_rate_limited(tmp_path):
     client = make_app(tmp_path, PDF_RATE_LIMIT="2 per minute").test_client()
     path = sheet_path(client)

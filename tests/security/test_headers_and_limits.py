@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import stat
 
 import pytest
@@ -138,3 +139,24 @@ def test_trusted_hosts_refuse_a_spoofed_host(tmp_path):
     client = make_app(tmp_path, TRUSTED_HOSTS=["scores.example.org"]).test_client()
     assert client.get("/", headers={"Host": "scores.example.org"}).status_code == 200
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_saves_still_limited_per_process_while_redis_cannot_be_reached(tmp_path):
+    """A shared rate-limit store that is down (nothing listens on the port) costs
+    no save a 500: each process counts alone until Redis answers again."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again when the block ends: nothing listens
+    app = make_app(
+        tmp_path,
+        WTF_CSRF_ENABLED=False,
+        SAVE_RATE_LIMIT="2 per minute",
+        RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{port}",
+    )
+    client = app.test_client()
+    token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
+    statuses = [client.post("/games", data={"token": token}).status_code for _ in range(3)]
+    assert statuses == [303, 303, 429]
+    from scorekeeper.web.security import limiter
+
+    limiter._storage_dead = False  # one limiter for every app of this test process: the next tests' store is up

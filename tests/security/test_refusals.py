@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from bs4 import BeautifulSoup
 
 from scorekeeper import create_app
@@ -91,6 +92,7 @@ def test_expired_delete_import_and_save_forms_get_the_error_page(tmp_path):
     assert client.get(private).status_code == 200  # not deleted
 
 
+@pytest.mark.pdf
 def test_saved_game_pdfs_share_the_pdf_limit_and_say_so(tmp_path):
     client = make_app(tmp_path, PDF_RATE_LIMIT="2 per minute").test_client()
     token, private = saved_game(client)

@@ -1,9 +1,13 @@
-"""Run the app under gunicorn on a free loopback port, as production would."""
+"""Run the app under gunicorn on a free loopback port, as production would; and what
+production puts around it (compose.yaml), from Debian's packages: redis-server for
+shared rate-limit counts, nginx in front, the schema migrated as a release step."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -13,6 +17,11 @@ from pathlib import Path
 import requests
 
 GUNICORN = Path(sys.executable).with_name("gunicorn")
+FLASK = Path(sys.executable).with_name("flask")
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+#: The production gunicorn settings (the Docker image's); -w, -b and --timeout given here win.
+GUNICORN_CONF = DEPLOY / "gunicorn.conf.py"
+NGINX_TEMPLATE = DEPLOY / "nginx" / "default.conf.template"
 
 
 def free_port() -> int:
@@ -29,6 +38,9 @@ def gunicorn(
     command: Path = GUNICORN,
     cwd: Path | str | None = None,
     app: str = "scorekeeper:create_app()",
+    config: Path | None = None,
+    timeout: int = 60,
+    worker_class: str = "sync",
     **env: str,
 ):
     """Yield the base URL of ``gunicorn -w WORKERS APP`` (by default
@@ -36,14 +48,22 @@ def gunicorn(
     to answer ``/healthz`` (another *app*: ``/``).
 
     *database_url* None: the app's own default (SQLite in its instance folder).
-    *command*: another environment's gunicorn, started in *cwd*."""
+    *command*: another environment's gunicorn, started in *cwd*. *config*: a
+    gunicorn settings file (:data:`GUNICORN_CONF`); *timeout*: seconds before a
+    silent worker is restarted; *worker_class*: ``sync`` or ``gthread`` (8 threads
+    a worker); *env*: more environment."""
     port = free_port()
     environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
     if database_url is not None:
         environment["SCOREKEEPER_DATABASE_URL"] = database_url
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    settings = ["-c", str(config)] if config else []
     process = subprocess.Popen(
-        [str(command), "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", "60", app],
+        [
+            *(str(command), *settings, "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", str(timeout)),
+            *(("-k", "gthread", "--threads", "8") if worker_class == "gthread" else ()),
+            app,
+        ],
         env=environment,
         cwd=cwd,
         stdout=output,
@@ -71,3 +91,138 @@ def gunicorn(
             process.kill()
         if log:
             output.close()
+
+
+def required_program(name: str) -> str:
+    """The path of Debian's *name* (``redis-server``, ``nginx``); a test without it is
+    skipped with the reason, or fails where ``SCOREKEEPER_REQUIRE_SERVERS=1`` (CI)."""
+    import pytest
+
+    path = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+    if path is None:
+        message = f"{name} is not installed (Debian: apt-get install {name})"
+        if os.environ.get("SCOREKEEPER_REQUIRE_SERVERS") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def _wait_until(ready, process: subprocess.Popen, what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start (exit {process.poll()})")
+        time.sleep(0.1)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextlib.contextmanager
+def redis_server(program: str = "redis-server"):
+    """Yield the ``redis://`` URL of a redis-server of our own on a free loopback
+    port, in memory only (no dump file), stopped on exit."""
+    port = free_port()
+    process = subprocess.Popen(
+        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+
+    def answers() -> bool:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+            connection.sendall(b"PING\r\n")
+            return connection.recv(16).startswith(b"+PONG")
+        return False
+
+    try:
+        _wait_until(answers, process, "redis-server")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        _stop(process)
+
+
+def release_step(database_url: str, **env: str) -> None:
+    """Migrate the schema to the newest revision (``flask db upgrade``), as the
+    release step before the app servers start with ``SCOREKEEPER_MIGRATE=false``."""
+    environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
+    environment["SCOREKEEPER_DATABASE_URL"] = database_url
+    subprocess.run(
+        [str(FLASK), "--app", "scorekeeper", "db", "upgrade"], env=environment, check=True, capture_output=True
+    )
+
+
+def nginx_config(listen: str, upstreams: list[str], host_names: str, folder: Path) -> Path:
+    """The production nginx settings (:data:`NGINX_TEMPLATE`, compose's proxy) with
+    *listen* (``127.0.0.1:8080``), the *upstreams* (``127.0.0.1:5701``, …) in place
+    of compose's ``app:8000`` and *host_names* for ``${SCOREKEEPER_HOST}``, inside
+    a main file that keeps every path in *folder*. Returns the main file."""
+    site = NGINX_TEMPLATE.read_text(encoding="utf-8")
+    for old, new in (
+        ("    server app:8000;\n", "".join(f"    server {upstream};\n" for upstream in upstreams)),
+        ("${SCOREKEEPER_HOST}", host_names),
+    ):
+        if old not in site:
+            raise ValueError(f"{NGINX_TEMPLATE.name} no longer has {old.strip()!r}")
+        site = site.replace(old, new)
+    site, listens = re.subn(r"listen 80\b", f"listen {listen}", site)
+    if listens != 2:
+        raise ValueError(f"{NGINX_TEMPLATE.name}: expected two 'listen 80' lines, found {listens}")
+    (folder / "scorekeeper.conf").write_text(site, encoding="utf-8")
+    temp = "\n".join(
+        f"    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    main = folder / "nginx.conf"
+    main.write_text(
+        f"""{"user root;" if os.geteuid() == 0 else ""}
+worker_processes 1;
+daemon off;
+pid {folder / "nginx.pid"};
+error_log {folder / "error.log"} warn;
+events {{ worker_connections 1024; }}
+http {{
+{temp}
+    include {folder / "scorekeeper.conf"};
+}}
+""",
+        encoding="utf-8",
+    )
+    return main
+
+
+@contextlib.contextmanager
+def nginx(upstreams: list[str], folder: Path, program: str | None = None, host_names: str = "127.0.0.1 localhost"):
+    """Yield the base URL of Debian's nginx with the production settings on a free
+    loopback port, in front of *upstreams* (``host:port``); its files, access log
+    included (``access.log``), in *folder*; stopped on exit."""
+    program = program or shutil.which("nginx") or "/usr/sbin/nginx"  # (sbin: not on every user's PATH)
+    port = free_port()
+    folder.mkdir(parents=True, exist_ok=True)
+    main = nginx_config(f"127.0.0.1:{port}", upstreams, host_names, folder)
+    subprocess.run(
+        [program, "-t", "-q", "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(main)], check=True
+    )
+    with open(folder / "access.log", "w") as log:
+        process = subprocess.Popen(
+            [program, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(main)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+
+        def answers() -> bool:
+            with contextlib.suppress(requests.RequestException):
+                return requests.get(base + "/healthz", timeout=2).status_code == 200
+            return False
+
+        try:
+            _wait_until(answers, process, "nginx")
+            yield base
+        finally:
+            _stop(process)

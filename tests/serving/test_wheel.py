@@ -45,6 +45,7 @@ def shipped_files() -> set[str]:
     return wanted
 
 
+@pytest.mark.pdf
 def test_the_wheel_installed_elsewhere_serves_pages_static_files_and_pdfs(tmp_path):
     dist, venv, elsewhere = tmp_path / "dist", tmp_path / "venv", tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -62,6 +62,7 @@ def test_pages_styles_scripts_and_json_come_compressed(client, encoding):
     assert b'"winners"' in DECODE[encoding](answer.data)
 
 
+@pytest.mark.pdf
 def test_a_pdf_is_not_compressed_again(client):
     sheet = client.post("/", data=form_data(FOUR)).headers["Location"]
     pdf = client.get(sheet + ".pdf", headers={"Accept-Encoding": "br, gzip"})

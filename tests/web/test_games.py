@@ -235,6 +235,7 @@ def test_import_refuses_invalid_files_and_stores_nothing(db_client):
     assert response.status_code == 422
 
 
+@pytest.mark.pdf
 def test_saved_pdf(db_client):
     public, _ = save(db_client)
     response = db_client.get(public + ".pdf?paper=letter")
@@ -249,6 +250,7 @@ def test_saving_the_same_sheet_twice_keeps_one_game(db_client):
     assert len(db_client.get("/games.json").get_json()["games"]) == 1
 
 
+@pytest.mark.pdf
 def test_old_revision_shows_its_own_details_and_pdf(db_client):
     public, private = save(db_client, location="Kitchen table")
     data = form_data(FOUR["game"]) | {"based_on": 1, "played_on": "2026-11-28", "location": "Garden"}
@@ -407,6 +409,7 @@ def test_import_refusals_speak_german_on_german_pages(db_client):
     assert "Datum '2025-02-30' ist kein Datum wie 2026-11-30" in refusal(dated)
 
 
+@pytest.mark.pdf
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_saved_game_with_long_notes_prints_on_one_page(client, language, paper):

@@ -12,8 +12,10 @@ from pypdf import PdfReader
 
 from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
-from scorekeeper.web.pdf import StaticFilesOnly, choose_paper
+from scorekeeper.web.pdf import choose_paper
 from tests.conftest import CASE_FILES, load_case
+
+pytestmark = pytest.mark.pdf  # WeasyPrint with Pango
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 PAPER_POINTS = {"a4": (595, 842), "letter": (612, 792)}
@@ -123,6 +125,8 @@ def test_choose_paper_ignores_unknown_values():
 
 
 def test_rendering_loads_nothing_but_static_files(app, tmp_path):
+    from scorekeeper.web.weasy import StaticFilesOnly
+
     fetcher = StaticFilesOnly(tmp_path, "http://localhost/static/")
     (tmp_path / "a.css").write_text("p{}")
     assert fetcher.fetch("http://localhost/static/a.css").read() == b"p{}"

@@ -17,6 +17,8 @@ from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
 from tests.conftest import CASE_FILES, load_case
 
+pytestmark = pytest.mark.pdf  # WeasyPrint with Pango
+
 FOUR = load_case(next(path for path in CASE_FILES if path.name.startswith("19-")))
 
 

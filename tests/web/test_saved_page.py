@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import re
 
+import pytest
 from bs4 import BeautifulSoup
 
 from tests.conftest import CASE_FILES, form_data, load_case
@@ -25,6 +26,7 @@ def order_of(html: bytes, *selectors: str) -> list[int]:
     return [everything.index(soup.select_one(selector)) for selector in selectors]
 
 
+@pytest.mark.pdf
 def test_the_owner_sees_the_score_then_sharing_then_correcting_and_deleting(db_client):
     owner = save(db_client)
     page = db_client.get(owner).data
@@ -33,6 +35,7 @@ def test_the_owner_sees_the_score_then_sharing_then_correcting_and_deleting(db_c
     assert positions == sorted(positions)
 
 
+@pytest.mark.pdf
 def test_everyone_else_sees_the_score_then_the_link(db_client):
     owner = save(db_client)
     public = BeautifulSoup(db_client.get(owner).data, "html.parser").select_one("#read-only-link")["value"]

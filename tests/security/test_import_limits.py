@@ -1,0 +1,111 @@
+"""One import must not tie up a worker or slip past the save limit (issue 14, item 1).
+
+Found: 100,000 bad Legend ids in one file took 5.6 s and a 4.9 MB page; a
+7.6 MB file ran until gunicorn killed the worker; 15,000 games went in through
+15 requests, each counted as one save.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+
+from bs4 import BeautifulSoup
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
+
+from scorekeeper.engine import GameErrors
+from scorekeeper.store.exchange import read_games
+from tests.conftest import CASE_FILES, load_case, make_test_app
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
+
+
+def hundred_thousand_bad_legends() -> dict:
+    game = copy.deepcopy(FOUR)
+    game["players"][0]["legends"] = [f"no-such-legend-{i}" for i in range(100_000)]
+    return game
+
+
+def post_import(client, document: object, query: str = ""):
+    # encoded here, in memory: the test client would spool a large body to a file it never closes
+    boundary, body = encode_multipart({"file": FileStorage(io.BytesIO(json.dumps(document).encode()), "games.json")})
+    return client.post("/games/import" + query, data=body, content_type=f"multipart/form-data; boundary={boundary}")
+
+
+def listed_errors(response) -> list[str]:
+    return [li.get_text() for li in BeautifulSoup(response.data, "html.parser").select("#form-errors li")]
+
+
+def test_an_import_lists_50_problems_and_counts_the_rest_in_the_pages_language(tmp_path):
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()
+    english = post_import(client, hundred_thousand_bad_legends())
+    assert english.status_code == 422
+    errors = listed_errors(english)
+    assert len(errors) == 51
+    assert "'no-such-legend-0' is not a Legend id" in errors[0]
+    assert "'no-such-legend-49' is not a Legend id" in errors[49]
+    assert errors[50] == "… and 99,950 more problems"
+    assert len(english.data) < 20_000  # not 4.9 MB of errors
+    german = post_import(client, hundred_thousand_bad_legends(), "?lang=de")
+    assert listed_errors(german)[50] == "… und 99.950 weitere Probleme"
+    assert client.get("/games.json").get_json() == {"games": []}
+
+
+def test_problems_past_the_list_are_counted_not_built():
+    """What keeps the check quick: of 100,000 problems, 50 become error
+    objects (each is then written as a sentence); the rest are a count."""
+    try:
+        read_games(hundred_thousand_bad_legends())
+    except GameErrors as problems:
+        assert (len(problems.errors), problems.more, problems.count) == (50, 99_950, 100_000)
+    else:
+        raise AssertionError("100,000 unknown Legend ids were accepted")
+    history = {"games": [hundred_thousand_bad_legends(), FOUR, {"players": []}]}
+    try:
+        read_games(history)
+    except GameErrors as problems:  # game 3's problem is counted too, after the 50 kept of game 1
+        assert (len(problems.errors), problems.count) == (50, 100_001)
+        assert {problem.game for problem in problems.errors} == {1}
+
+
+def test_15000_games_in_15_imports_are_refused_under_the_default_limit(tmp_path):
+    """The default limit is 30 saves a minute and 300 an hour: each imported game is one of them."""
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()
+    history = {"games": [FOUR | {"date": "2026-11-01"}] * 1000}
+    for _ in range(15):
+        response = post_import(client, history)
+        assert response.status_code == 429
+        (message,) = listed_errors(response)
+        assert message == (
+            "The file holds 1,000 games, more than your address may still save just now "
+            "(at most 30 in 1 minute). Wait, or split the file into smaller ones."
+        )
+    german = post_import(client, history, "?lang=de")
+    assert "Die Datei enthält 1.000 Partien" in listed_errors(german)[0]
+    assert "(höchstens 30 in 1 Minute)" in listed_errors(german)[0]
+    assert client.get("/games.json").get_json() == {"games": []}
+
+
+def test_each_imported_game_counts_as_one_save(tmp_path):
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="25 per minute").test_client()
+    ten = {"games": [FOUR | {"date": "2026-11-01"}] * 10}
+    assert [post_import(client, ten).status_code for _ in range(3)] == [200, 200, 429]  # 10, 20, not 30
+    assert len(client.get("/games.json").get_json()["games"]) == 20
+    # the refused import left the address its 5 remaining saves
+    assert [post_import(client, FOUR).status_code for _ in range(6)] == [200] * 5 + [429]
+    assert len(client.get("/games.json").get_json()["games"]) == 25
+
+
+def test_import_size_and_game_count_are_settings(tmp_path):
+    client = make_test_app(
+        tmp_path, WTF_CSRF_ENABLED=False, IMPORT_MAX_GAMES=5, IMPORT_MAX_BYTES=1024 * 1024
+    ).test_client()
+    six = post_import(client, {"games": [FOUR] * 6})
+    assert six.status_code == 422
+    assert listed_errors(six) == ["At most 5 games can be imported at once, not 6"]
+    assert post_import(client, {"games": [FOUR] * 5}).status_code == 200
+    large = post_import(client, FOUR | {"notes": "n" * (1024 * 1024)})
+    assert large.status_code == 413
+    assert "may be up to 1 MB" in large.get_data(as_text=True)
