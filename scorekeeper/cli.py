@@ -69,45 +69,108 @@ def export_games(ctx: click.Context, output_format: str, public_id: str | None, 
     SQLite file in the instance folder.
     """
     from .store import games as store
-    from .store.exchange import game_file, games_csv, history_file
+    from .store.exchange import csv_chunks, game_file, history_json_chunks
 
     with _database():
         if public_id:
             saved = store.find_game(public_id)
             if saved is None:
                 _refuse(ctx, [f"no saved game with id {public_id!r}"])
-            games = [saved]
-        else:
+            assert saved is not None  # _refuse exits
+            if output_format == "csv":
+                output.writelines(csv_chunks([saved]))
+            else:
+                output.write(json.dumps(game_file(saved), indent=2, ensure_ascii=False) + "\n")
+        else:  # streamed: however many games, never all in memory
             games = store.all_games()
-        if output_format == "csv":
-            output.write(games_csv(games))
-        else:
-            body = game_file(games[0]) if public_id else history_file(games)
-            output.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+            output.writelines(csv_chunks(games) if output_format == "csv" else history_json_chunks(games))
 
 
 @main.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@click.option(
+    "--group", "group_id", metavar="ID", help="Put the games in this group (its id from `scorekeeper groups`)."
+)
 @click.pass_context
-def import_file(ctx: click.Context, file: TextIO) -> None:
+def import_file(ctx: click.Context, file: TextIO, group_id: str | None) -> None:
     """Store the game file FILE (or a whole exported history) as saved games.
 
+    The games go into the group --group ID, else into a new group named after
+    the file (`scorekeeper groups --base-url URL` prints its invite link).
     Prints each game's read-only and private path. All or nothing: one refused
     game stores none (exit status 2, one error line per problem).
     """
+    from .store import groups as store_groups
     from .store.exchange import import_games
 
     data = _read_json(ctx, file)
     with _database():
+        if group_id:
+            group = store_groups.find_group(group_id)
+            if group is None:
+                _refuse(ctx, [f"no group with id {group_id!r} (see scorekeeper groups)"])
+        else:
+            source = getattr(file, "name", "<stdin>")
+            name = "Imported" if source == "<stdin>" else f"Imported from {source.rsplit('/', 1)[-1]}"
+            group, _ = store_groups.create_group(name[: store_groups.MAX_GROUP_NAME], commit=False, invite=False)
         try:
-            stored = import_games(data)
+            stored = import_games(data, group=group)
         except GameErrors as errors:
             _refuse(ctx, ENGLISH.errors(errors))
+        click.echo(f"group: {group.name} (id {group.public_id})")
         for saved, secret in stored:
             names = ", ".join(r.name for r in saved.results)
             click.echo(f"saved {saved.played_on} {names}")
             click.echo(f"  read-only: /g/{saved.public_id}")
             click.echo(f"  private:   /g/{saved.public_id}/{secret}")
+
+
+@main.command("groups")
+@click.option(
+    "--base-url",
+    envvar="SCOREKEEPER_BASE_URL",
+    metavar="URL",
+    help="The address people open the app at (https://drako.example.org), for the invite links.",
+)
+@click.option(
+    "--new-link",
+    "new_links",
+    metavar="ID",
+    multiple=True,
+    help="Replace this group's invite link (its id as listed); phones that joined with the old one must open the new.",
+)
+@click.pass_context
+def list_groups(ctx: click.Context, base_url: str | None, new_links: tuple[str, ...]) -> None:
+    """List the groups with their games, players and invite links.
+
+    Only a hash of each invite secret is stored, so a link is printed when it
+    is issued: for a group that has none yet (the one the migration to groups
+    made of the games saved before it) and for each --new-link ID. Members
+    find their group's link on its page in the app.
+    """
+    from .store import groups as store_groups
+
+    with _database():
+        summaries = store_groups.all_groups()
+        unknown = set(new_links) - {s.group.public_id for s in summaries}
+        if unknown:
+            _refuse(ctx, [f"no group with id {public_id!r}" for public_id in sorted(unknown)])
+        issuing = [s for s in summaries if not s.group.invite_hash or s.group.public_id in new_links]
+        if issuing and not base_url:
+            _refuse(ctx, ["--base-url URL is needed to print invite links (or set SCOREKEEPER_BASE_URL)"])
+        if not summaries:
+            click.echo("no groups yet (the first game saved in the app starts one)")
+        for summary in summaries:
+            group = summary.group
+            click.echo(
+                f"{group.name}  (id {group.public_id}, {summary.games} games, {summary.players} players,"
+                f" since {group.created_at:%Y-%m-%d})"
+            )
+            if summary in issuing:
+                secret = store_groups.new_invite(group)
+                click.echo(f"  invite link: {base_url.rstrip('/') if base_url else ''}/join/{group.public_id}/{secret}")
+            else:
+                click.echo(f"  invite link: on the group's page on its members' phones (--new-link {group.public_id})")
 
 
 @contextmanager

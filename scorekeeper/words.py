@@ -543,6 +543,24 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
         "another player reported %(cell)s as wrong; it needs a look and to be marked done again",
         cell=w.cell(p["cell"]),
     ),
+    # groups and their rosters (store.groups)
+    "group-name-empty": lambda w, p: w._("the group needs a name"),
+    "group-name-too-long": lambda w, p: w._("the group name is longer than %(most)d characters", **p),
+    "group-name-hidden-characters": lambda w, p: w._("the group name has control or text-direction characters"),
+    "group-unknown": lambda w, p: w._(
+        "this phone is not in that group (any more); choose another group or start a new one"
+    ),
+    "roster-name-empty": lambda w, p: w._("the new name is empty"),
+    "roster-name-too-long": lambda w, p: w._("the new name is longer than %(most)d characters", **p),
+    "roster-name-hidden-characters": lambda w, p: w._("the new name has control or text-direction characters"),
+    "roster-name-taken": lambda w, p: w._(
+        "%(other)s is already on the roster with that name: merge the two instead", other=w.name(p["other"])
+    ),
+    "roster-merge-same": lambda w, p: w._("choose two different players to merge"),
+    "roster-merge-other-group": lambda w, p: w._("only players of the same group can be merged"),
+    "roster-merge-played-together": lambda w, p: w._(
+        "the two played in the same game, so they are two people: they cannot be merged"
+    ),
 }
 
 #: The message ids of every refusal :class:`Words` can write.

@@ -136,8 +136,31 @@ def table_refusals() -> list[GameError]:
     ]
 
 
+def group_refusals() -> list[GameError]:
+    """The refusals of groups and rosters (store.groups): the name checks run
+    here; those needing a database are met in tests/web/test_groups.py."""
+    from scorekeeper.store.groups import checked_group_name
+
+    met = []
+    for raw in ("\u200b ", "x" * 61, "a\u202eb"):
+        with pytest.raises(GameError) as refused:
+            checked_group_name(raw)
+        met.append(refused.value)
+    needing_a_database = [
+        GameError("group-unknown"),
+        GameError("roster-name-empty"),
+        GameError("roster-name-too-long", most=40),
+        GameError("roster-name-hidden-characters"),
+        GameError("roster-name-taken", other="Anna"),
+        GameError("roster-merge-same"),
+        GameError("roster-merge-other-group"),
+        GameError("roster-merge-played-together", together="abc"),
+    ]
+    return met + needing_a_database
+
+
 def test_every_kind_of_refusal_is_met_and_written_in_german():
-    errors = every_kind_of_refusal()
+    errors = every_kind_of_refusal() + group_refusals()
     assert {error.message_id for error in errors} == ERROR_IDS
     for error in errors:
         german = GERMAN.error(error)

@@ -39,6 +39,7 @@ from .game import (
 )
 from .kingdom import Kingdom, Link, PortalNetwork, cell_name
 from .legends import LEGENDS, LEGENDS_BY_ID, Legend
+from .names import display_name, name_key, same_name
 from .rulesets import CLASSIC, DEFAULT_RULESET, POCKET, RULES_VERSION, RULESETS, Ruleset, get_ruleset
 from .scoring import (
     Conflict,
@@ -106,4 +107,7 @@ __all__ = [
     "is_legend_shown",
     "score_kingdom",
     "shows_a_name",
+    "display_name",
+    "name_key",
+    "same_name",
 ]

@@ -30,6 +30,7 @@ from .errors import (
 )
 from .kingdom import Kingdom, Who, kingdom_errors
 from .legends import LEGENDS_BY_ID
+from .names import name_key
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
 from .scoring import KingdomScore, Row, score_kingdom
 
@@ -221,7 +222,9 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
     name of nothing but invisible characters counts as empty. Names are
     compared after Unicode normalisation (NFC) and case folding, so two ways of
     typing "Zoë" are the same name, and without invisible formatting
-    characters, so "Ada" and "Ada" with a zero-width space are too.
+    characters, so "Ada" and "Ada" with a zero-width space are too: the one
+    name identity of :func:`.names.name_key` (any run of spaces as one, joiners
+    kept only where they show).
     """
     if raw is None:
         raw = ""
@@ -244,8 +247,7 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
                 player_name=name[:MAX_NAME_LENGTH] + "…",
             )
         ]
-    # invisible formatting characters (a zero-width space) do not make another name
-    key = "".join(ch for ch in name if unicodedata.category(ch) != "Cf").casefold()
+    key = name_key(name)
     if key in seen:
         return name, [InvalidPlayerName("name-taken", other=seen[key], player=index, player_name=name)]
     seen[key] = name

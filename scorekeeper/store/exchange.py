@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
+from collections.abc import Iterable, Iterator
 from datetime import date
 from typing import cast
 
 from ..engine import Card, Game, GameError, GameErrors, InvalidGame, Row
 from .db import db
 from .games import Details, save_game, sheet_of
-from .models import SavedGame
+from .models import Group, SavedGame
 
 #: Most games one import may hold (split larger histories).
 MAX_IMPORT = 1000
@@ -24,8 +26,16 @@ MAX_IMPORT = 1000
 #: Most problems an import lists; the rest are counted ("… and 99,950 more problems").
 LISTED_ERRORS = 50
 
-#: A cell starting with one of these is a formula to spreadsheet programs.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A cell starting with one of these is a formula to spreadsheet programs
+#: (some read the full-width forms ＝ ＋ － ＠ as the ASCII ones).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+#: Starts a CSV file: the UTF-8 byte-order mark, without which spreadsheets read UTF-8 as Latin-1 ("JÃ¼rgen").
+BOM = "\ufeff"
+
+#: Cell separators of the CSV exports, by the name links use (``?sep=semicolon``
+#: for spreadsheets set to German and other languages that write 1,5).
+SEPARATORS = {"comma": ",", "semicolon": ";"}
 
 CSV_COLUMNS = [
     "game",
@@ -52,9 +62,18 @@ def game_file(saved: SavedGame) -> dict:
     }
 
 
-def history_file(games: list[SavedGame]) -> dict:
+def history_file(games: Iterable[SavedGame]) -> dict:
     """Every game, as ``{"games": [game file, ...]}``."""
     return {"games": [game_file(saved) for saved in games]}
+
+
+def history_json_chunks(games: Iterable[SavedGame]) -> Iterator[str]:
+    """:func:`history_file` as JSON text, one game a chunk, for a streamed
+    download: the games are read as they are written, never all at once."""
+    yield '{"games": ['
+    for number, saved in enumerate(games):
+        yield ("\n" if number == 0 else ",\n") + json.dumps(game_file(saved), ensure_ascii=False)
+    yield "\n]}\n"
 
 
 def neutralise(value: object) -> object:
@@ -64,12 +83,25 @@ def neutralise(value: object) -> object:
     return value
 
 
-def games_csv(games: list[SavedGame]) -> str:
-    """One CSV line per player per game, scores recomputed from the entries."""
+def games_csv(games: Iterable[SavedGame], sep: str = ",") -> str:
+    """One CSV line per player per game, scores recomputed from the entries
+    (starting with the byte-order mark: see :func:`csv_chunks`)."""
+    return "".join(csv_chunks(games, sep))
+
+
+def csv_chunks(games: Iterable[SavedGame], sep: str = ",") -> Iterator[str]:
+    """The CSV export in pieces: the byte-order mark and the header, then one
+    piece per game (a line per player), read from *games* as they come.
+
+    :param sep: the cell separator, ``","`` or ``";"`` (see :data:`SEPARATORS`).
+    """
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, delimiter=sep)
     writer.writerow(CSV_COLUMNS)
+    yield BOM + out.getvalue()
     for saved in games:
+        out.seek(0)
+        out.truncate()
         sheet = sheet_of(saved.entry)
         for result in sheet.results:
             cells = [
@@ -87,7 +119,7 @@ def games_csv(games: list[SavedGame]) -> str:
                 saved.notes,
             ]
             writer.writerow([neutralise(cell) for cell in cells])
-    return out.getvalue()
+        yield out.getvalue()
 
 
 def games_in(data: object) -> int:
@@ -144,8 +176,11 @@ def read_games(
     return read
 
 
-def import_games(data: object, *, most_games: int = MAX_IMPORT) -> list[tuple[SavedGame, str]]:
-    """Store every game of *data* (all or none); at most *most_games* games.
+def import_games(
+    data: object, group: Group | None = None, *, most_games: int = MAX_IMPORT
+) -> list[tuple[SavedGame, str]]:
+    """Store every game of *data* (all or none), in *group* (``None``: outside
+    every group); at most *most_games* games.
 
     :returns: ``(saved game, edit secret)`` per game, in file order.
     :raises GameErrors: if any game is refused (at most :data:`LISTED_ERRORS`
@@ -155,7 +190,7 @@ def import_games(data: object, *, most_games: int = MAX_IMPORT) -> list[tuple[Sa
     stored = []
     try:
         for game, details in games:
-            stored.append(save_game(game, details, commit=False))
+            stored.append(save_game(game, details, group=group, commit=False))
         db.session.commit()
     except Exception:
         db.session.rollback()

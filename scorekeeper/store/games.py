@@ -1,4 +1,4 @@
-"""Saving, correcting, deleting and finding games; history and per-player stats.
+"""Saving, correcting, deleting and finding games; history and exports (stats: store.stats).
 
 The web layer and the CLI call these; they never compute a score themselves:
 every number comes from the engine (``score_game``) run on the stored entry.
@@ -11,18 +11,27 @@ import hashlib
 import hmac
 import re
 import secrets
-import unicodedata
-from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, literal, select, tuple_
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..engine import RULES_VERSION, Game, GameError, Row, ScoreSheet, score_game
+from ..engine import (
+    MAX_NAME_LENGTH,
+    RULES_VERSION,
+    Game,
+    GameError,
+    ScoreSheet,
+    display_name,
+    name_key,
+    score_game,
+)
 from .db import db
-from .models import GameRevision, PlayerResult, SavedGame
+from .models import GameRevision, Group, Player, PlayerResult, SavedGame
 
 MAX_LOCATION = 100
 MAX_NOTES = 2000
@@ -85,11 +94,6 @@ def visible_text(text: str) -> str:
     return _HIDDEN_CONTROL.sub("", text)
 
 
-def name_key(name: str) -> str:
-    """How a player is recognised across games: Unicode-normalised (NFC), trimmed, case-folded."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -98,9 +102,14 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def save_game(game: Game, details: Details, *, commit: bool = True, token: str | None = None) -> tuple[SavedGame, str]:
+def save_game(
+    game: Game, details: Details, *, group: Group | None = None, commit: bool = True, token: str | None = None
+) -> tuple[SavedGame, str]:
     """Store a valid *game* as revision 1.
 
+    :param group: the group it belongs to (its players join the group's
+        roster); ``None`` keeps it outside every group (seen by its links only,
+        and in an open history).
     :param commit: commit at once; ``False`` lets the caller save several
         games in one transaction.
     :param token: the secret of the edit link, if the caller derives it
@@ -115,6 +124,7 @@ def save_game(game: Game, details: Details, *, commit: bool = True, token: str |
         edit_token_hash=_hash(token),
         created_at=now,
         updated_at=now,
+        group=group,
     )
     _apply(saved, game, details, now)
     db.session.add(saved)
@@ -156,9 +166,11 @@ def delete_game(saved: SavedGame) -> None:
 
 
 def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> None:
-    """Make *game* the current entry: a new revision, a rebuilt summary."""
+    """Make *game* the current entry: a new revision, a rebuilt summary (each
+    result pointing to its roster player when the game has a group)."""
     sheet = score_game(game)
     entry = game.to_dict()
+    players = _roster_players(saved, game)
     saved.updated_at = when
     saved.played_on = details.played_on
     saved.location = details.location.strip()[:MAX_LOCATION]
@@ -181,21 +193,57 @@ def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> No
     )
     saved.results.clear()
     winners = len(sheet.winners)
-    for result in sheet.results:
+    for result, player in zip(sheet.results, players, strict=True):
         rows = {row.value: value for row, value in result.rows.items()}
         saved.results.append(
             PlayerResult(
                 seat=result.index,
-                name=result.player.name,
-                name_key=name_key(result.player.name),
+                player=player,
+                name=player.name if player else result.player.name,
+                name_key=player.name_key if player else name_key(result.player.name),
                 played_on=saved.played_on,
                 ruleset=game.ruleset.id,
+                players=len(sheet.results),
                 place=result.place,
                 shared_win=result.place == 1 and winners > 1,
                 total=result.total,
                 **rows,
             )
         )
+
+
+def _roster_players(saved: SavedGame, game: Game) -> list[Player | None]:
+    """The roster player of each of *game*'s players (``None`` each outside a group).
+
+    A correction keeps a seat's player when its typed name is still the same
+    name, so a player renamed or merged on the roster since stays who they are;
+    a new name is looked up on the roster, and added to it if need be.
+    """
+    if saved.group is None:
+        return [None] * len(game.players)
+    before: dict[int, tuple[str, int | None]] = {}
+    if saved.entry:
+        typed = [p.get("name", "") for p in saved.entry.get("players", [])]
+        before = {r.seat: (name_key(typed[r.seat]), r.player_id) for r in saved.results if r.seat < len(typed)}
+    players: list[Player | None] = []
+    for seat, player in enumerate(game.players):
+        key = name_key(player.name)
+        kept_key, kept_id = before.get(seat, ("", None))
+        kept = db.session.get(Player, kept_id) if kept_id is not None and kept_key == key else None
+        players.append(kept or roster_player(saved.group, player.name))
+    return players
+
+
+def roster_player(group: Group, typed: str) -> Player:
+    """The roster player of *group* whose name is *typed* (by the engine's
+    ``name_key``), added to the roster (shown as typed, in one form) if there is
+    none yet."""
+    key = name_key(typed)
+    player = db.session.scalar(select(Player).where(Player.group_id == group.id, Player.name_key == key))
+    if player is None:
+        player = Player(group=group, name=display_name(typed)[:MAX_NAME_LENGTH], name_key=key)
+        db.session.add(player)
+    return player
 
 
 def find_game(public_id: str) -> SavedGame | None:
@@ -220,80 +268,162 @@ def sheet_of(entry: dict) -> ScoreSheet:
     return score_game(game_of(entry))
 
 
-@dataclass(frozen=True)
-class Page:
-    """One page of the history, newest first."""
-
-    games: list[SavedGame]
-    number: int
-    pages: int
-    total: int
-
-
-def history(page: int = 1, player: str = "", per_page: int = 20) -> Page:
-    """Saved games, newest played first, optionally only those with *player*."""
-    query = select(SavedGame)
-    if player.strip():
-        query = query.where(
-            SavedGame.id.in_(select(PlayerResult.game_id).where(PlayerResult.name_key == name_key(player)))
-        )
-    total = db.session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    pages = max(1, -(-total // per_page))
-    page = min(max(1, page), pages)
-    games = db.session.scalars(
-        query.order_by(SavedGame.played_on.desc(), SavedGame.created_at.desc(), SavedGame.id.desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page)
-    ).all()
-    return Page(list(games), page, pages, total)
+#: Where a game stands in History: (date played, id), newest first.
+Key = tuple[date, int]
 
 
 @dataclass(frozen=True)
-class PlayerStats:
-    """What one player's saved games add up to (all Harmony Points).
+class Scope:
+    """Which saved games a page reads: those of the groups *group_ids* (a
+    phone's groups; none for a phone in no group), or every game on the server
+    (``None``: an open history, or the command line).
 
-    :ivar wins: games in place 1 alone; :ivar shared_wins: in place 1 with others (R7.4).
-    :ivar row_averages: average per sheet row, in :class:`Row` order.
-    :ivar timeline: ``(date played, total, public id)`` oldest first, for the chart.
+    In groups a player is the roster entry of that name in each (``players``:
+    renames and merges carry their games); over every game, the name key.
     """
 
-    name: str
-    games: int
-    wins: int
-    shared_wins: int
-    average_total: float
-    best_total: int
-    row_averages: dict[Row, float]
-    favourite_ruleset: str
-    timeline: list[tuple[date, int, str]]
+    group_ids: tuple[int, ...] | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether no game can be in scope (a phone in no group): nothing to ask the database."""
+        return self.group_ids == ()
+
+    def games(self) -> list[ColumnElement[bool]]:
+        """Conditions on :class:`SavedGame` for the games in scope."""
+        return [] if self.group_ids is None else [SavedGame.group_id.in_(self.group_ids)]
+
+    def results(self) -> list[ColumnElement[bool]]:
+        """Conditions on :class:`PlayerResult` for the results of the games in scope."""
+        if self.group_ids is None:
+            return []
+        return [PlayerResult.game_id.in_(select(SavedGame.id).where(*self.games()))]
+
+    def player(self, name: str) -> list[ColumnElement[bool]]:
+        """Conditions on :class:`PlayerResult` for the results of the player called *name* in scope."""
+        if self.group_ids is None:
+            return [PlayerResult.name_key == name_key(name)]
+        roster = select(Player.id).where(Player.group_id.in_(self.group_ids), Player.name_key == name_key(name))
+        if len(self.group_ids) == 1:  # one roster entry: the index is read in order
+            return [PlayerResult.player_id == roster.scalar_subquery()]
+        return [PlayerResult.player_id.in_(roster)]
 
 
-def player_stats(name: str) -> PlayerStats | None:
-    """Stats of the player called *name* (trimmed, any case), or ``None`` if unknown."""
-    rows = db.session.execute(
-        select(PlayerResult, SavedGame.public_id)
-        .join(SavedGame, SavedGame.id == PlayerResult.game_id)
-        .where(PlayerResult.name_key == name_key(name))
-        .order_by(PlayerResult.played_on, SavedGame.created_at)
-    ).all()
-    if not rows:
+#: Every saved game on the server.
+EVERY_GAME = Scope()
+
+
+def key_text(key: Key) -> str:
+    """A key as it goes in a link: ``"2026-11-28.1234"``."""
+    return f"{key[0].isoformat()}.{key[1]}"
+
+
+def parse_key(text: str | None) -> Key | None:
+    """The key of a link (see :func:`key_text`), or ``None`` if *text* is not one."""
+    day, _, number = (text or "").partition(".")
+    try:
+        return date.fromisoformat(day), int(number)
+    except ValueError:
         return None
-    results = [result for result, _ in rows]
-    count = len(results)
-    rulesets = Counter(r.ruleset for r in results)
-    return PlayerStats(
-        name=results[-1].name,
-        games=count,
-        wins=sum(1 for r in results if r.won and not r.shared_win),
-        shared_wins=sum(1 for r in results if r.shared_win),
-        average_total=sum(r.total for r in results) / count,
-        best_total=max(r.total for r in results),
-        row_averages={row: sum(getattr(r, row.value) for r in results) / count for row in Row},
-        favourite_ruleset=max(rulesets, key=lambda rs: (rulesets[rs], rs == "pocket")),
-        timeline=[(r.played_on, r.total, public_id) for r, public_id in rows],
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the history, newest first, paged by key rather than by offset.
+
+    :ivar total: games matching (the player filter, the scope).
+    :ivar start: position of the first game shown, 1 for the newest (0 when none).
+    :ivar newer: the key to page towards newer games from (``after=``), or ``None`` on the newest page.
+    :ivar older: the key to page towards older games from (``before=``), or ``None`` on the oldest page.
+    """
+
+    games: list[SavedGame]
+    total: int
+    start: int
+    newer: Key | None
+    older: Key | None
+
+
+def history(
+    player: str = "",
+    *,
+    before: Key | None = None,
+    after: Key | None = None,
+    oldest: bool = False,
+    per_page: int = 20,
+    scope: Scope = EVERY_GAME,
+) -> Page:
+    """Saved games, newest played first (then newest saved), optionally only those with *player*.
+
+    *before*: the page of games older than that key; *after*: the page of games
+    newer than it (a full page where there are enough); *oldest*: the last page.
+    Neither: the first page. Every page reads an index in order from the key
+    (``ix_saved_games_played_on_id`` or, with a player,
+    ``ix_player_results_name_key_played_on``), so the last page of 100,000
+    games costs what the first does, apart from counting.
+    """
+    if scope.is_empty:
+        return Page([], 0, 0, None, None)
+    if player.strip():
+        source: type[PlayerResult | SavedGame] = PlayerResult
+        played, number = PlayerResult.played_on, PlayerResult.game_id
+        where = scope.player(player)
+    else:
+        source, (played, number) = SavedGame, (SavedGame.played_on, SavedGame.id)
+        where = scope.games()
+    key = tuple_(played, number)
+
+    def page_of(*conditions, newest_first: bool = True, limit: int = per_page) -> list[SavedGame]:
+        # the games themselves in key order: one statement, and one for their results
+        order = (played.desc(), number.desc()) if newest_first else (played, number)
+        query = select(SavedGame)
+        if source is PlayerResult:
+            query = query.join(PlayerResult, PlayerResult.game_id == SavedGame.id)
+        query = query.where(*where, *conditions).order_by(*order).limit(limit)
+        options = (defer(SavedGame.entry), selectinload(SavedGame.results))
+        return list(db.session.scalars(query.options(*options)))
+
+    if oldest:
+        games = page_of(newest_first=False)[::-1]
+    elif after is not None:
+        games = page_of(key > tuple_(*after), newest_first=False, limit=per_page + 1)[::-1]
+        games = page_of() if len(games) <= per_page else games[1:]  # near the top: the newest page, full
+    elif before is not None:
+        games = page_of(key < tuple_(*before))
+    else:
+        games = page_of()
+    if not games:
+        total = db.session.scalar(select(func.count()).select_from(source).where(*where)) or 0
+        return Page([], total, 0, None, None)
+    first, last = (games[0].played_on, games[0].id), (games[-1].played_on, games[-1].id)
+    # the counts in one statement (each a round trip to the database)
+    total, newer, older = db.session.execute(
+        select(
+            select(func.count()).select_from(source).where(*where).scalar_subquery(),
+            select(func.count()).select_from(source).where(*where, key > tuple_(*first)).scalar_subquery()
+            if not oldest
+            else literal(0),
+            select(number).where(*where, key < tuple_(*last)).exists(),
+        )
+    ).one()
+    if oldest:  # no count of everything newer: the last page ends at the total
+        newer = total - len(games)
+    return Page(games, total, newer + 1, first if newer else None, last if older else None)
+
+
+def all_games(scope: Scope = EVERY_GAME, batch: int = 200) -> Iterator[SavedGame]:
+    """Every saved game in *scope*, oldest played first, read *batch* at a time
+    (a server-side cursor on PostgreSQL), for exports that stream: the games
+    are never all in memory at once.
+
+    Iterate it inside an app context that outlives the loop (a streamed
+    response keeps its request context, ``stream_with_context``).
+    """
+    query = (
+        select(SavedGame)
+        .where(*scope.games())
+        .order_by(SavedGame.played_on, SavedGame.id)
+        .execution_options(yield_per=batch)
     )
-
-
-def all_games() -> list[SavedGame]:
-    """Every saved game, oldest played first (for export)."""
-    return list(db.session.scalars(select(SavedGame).order_by(SavedGame.played_on, SavedGame.id)))
+    # The session's identity map holds games weakly: each is freed once written out.
+    yield from db.session.scalars(query)

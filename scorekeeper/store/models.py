@@ -5,16 +5,63 @@ every entry ever saved, oldest first (corrections keep the earlier ones);
 ``player_results`` a summary per player for lists and stats, rebuilt from the
 entry whenever it changes. Scores are never trusted from storage: sheets are
 recomputed from the entry.
+
+``groups`` are the people who play together: every game saved from the web
+belongs to one, and history, stats and exports show a phone only its groups'
+games. ``players`` is a group's roster: one row per person, to which each
+result points, so a rename or a merge carries the person's history and stats.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import Model
+
+
+class Group(Model):
+    """The people who play together: their games, their roster, one secret invite link.
+
+    :ivar public_id: the group's id in its page's address (not a secret: the
+        page shows only to members).
+    :ivar invite_hash: SHA-256 (hex) of the secret of the invite link, or ``""``
+        while none has been issued (the group made by the migration to groups).
+    """
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    invite_hash: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="group", cascade="all, delete-orphan", order_by="Player.name_key", passive_deletes=True
+    )
+
+
+class Player(Model):
+    """A person on a group's roster; every result of theirs in the group points here.
+
+    :ivar name: the name shown for them in history and stats (the latest given
+        by a rename); what was typed stays in each game's entry.
+    :ivar name_key: :func:`scorekeeper.engine.names.name_key` of *name*: one
+        roster entry per key in a group.
+    """
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("group_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(160))
+
+    group: Mapped[Group] = relationship(back_populates="players")
 
 
 class SavedGame(Model):
@@ -25,9 +72,20 @@ class SavedGame(Model):
     :ivar revision: 1 for the first save, +1 per correction; also SQLAlchemy's
         version counter, so a correction based on an older revision fails.
     :ivar entry: the game file object (ruleset, players with name, kingdom, legends).
+    :ivar group_id: the group it belongs to; ``None`` for a game stored outside
+        any group (an import from the command line), which only its links and an
+        open history (``OPEN_HISTORY``) show.
     """
 
     __tablename__ = "saved_games"
+    # A group's history, newest first, read straight off one index.
+    # History pages by key (date played, id), newest first (store.games.history):
+    # a group's, and every game's (an open history).
+    __table_args__ = (
+        Index("ix_saved_games_group_history", "group_id", "played_on", "created_at", "id"),
+        Index("ix_saved_games_group_played_on_id", "group_id", "played_on", "id"),
+        Index("ix_saved_games_played_on_id", "played_on", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
@@ -35,14 +93,16 @@ class SavedGame(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revision: Mapped[int] = mapped_column(Integer)
-    played_on: Mapped[date] = mapped_column(Date, index=True)
+    played_on: Mapped[date] = mapped_column(Date)
     location: Mapped[str] = mapped_column(String(100), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     ruleset: Mapped[str] = mapped_column(String(16))
     rules_version: Mapped[str] = mapped_column(String(16))
     entry: Mapped[dict] = mapped_column(JSON)
     winners: Mapped[str] = mapped_column(String(200), default="")
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), default=None)
 
+    group: Mapped[Group | None] = relationship()
     revisions: Mapped[list[GameRevision]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="GameRevision.number", passive_deletes=True
     )
@@ -79,19 +139,32 @@ class GameRevision(Model):
 class PlayerResult(Model):
     """One player's line of a saved game, for history and stats (rebuilt on change).
 
-    :ivar name_key: the name trimmed and case-folded, to group a player's games.
+    :ivar name: the roster name of the player (as typed when outside a group).
+    :ivar name_key: :func:`scorekeeper.engine.names.name_key` of *name*.
+    :ivar player_id: the roster entry (``None`` for a game outside any group).
+    :ivar players: how many played the game (2 to 4), for win rates by table size.
     :ivar shared_win: in place 1 together with someone else (R7.4).
     """
 
     __tablename__ = "player_results"
+    # One player's games by key (date played, game id), their place beside it:
+    # their stats, chart, streak and game list read these in order without the
+    # table (store.stats, store.games.history); head-to-head reads the others
+    # of each game off (game id, name key, place).
+    __table_args__ = (
+        Index("ix_player_results_name_key_played_on", "name_key", "played_on", "game_id", "place"),
+        Index("ix_player_results_player_id_played_on", "player_id", "played_on", "game_id", "place"),
+        Index("ix_player_results_game_id_name_key", "game_id", "name_key", "place"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("saved_games.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("saved_games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(160), index=True)
+    name_key: Mapped[str] = mapped_column(String(160))
     played_on: Mapped[date] = mapped_column(Date)
     ruleset: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
     place: Mapped[int] = mapped_column(Integer)
     shared_win: Mapped[bool] = mapped_column(default=False)
     total: Mapped[int] = mapped_column(Integer)
@@ -102,8 +175,12 @@ class PlayerResult(Model):
     dragons: Mapped[int] = mapped_column(Integer)
     legends: Mapped[int] = mapped_column(Integer)
     conflicts: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), index=True, default=None
+    )
 
     game: Mapped[SavedGame] = relationship(back_populates="results")
+    player: Mapped[Player | None] = relationship()
 
     @property
     def won(self) -> bool:

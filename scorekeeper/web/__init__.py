@@ -13,11 +13,12 @@ def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
     from ..store.db import db
     from ..store.exchange import MAX_IMPORT
-    from . import delivery, i18n, pdf
+    from . import delivery, i18n, membership, pdf
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
     from .games import bp as games_bp
+    from .group_pages import bp as groups_bp
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .preview import kingdom_preview
     from .security import init_security
@@ -37,6 +38,7 @@ def init_app(app: Flask) -> None:
     init_security(app)
     i18n.init_app(app)
     delivery.init_app(app)
+    membership.init_app(app)  # after delivery: its pages are filled in before they are compressed
     pdf.init_app(app)
 
     csrf.init_app(app)
@@ -46,6 +48,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(table_api_bp)
+    app.register_blueprint(groups_bp)
     app.jinja_env.globals.update(
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )

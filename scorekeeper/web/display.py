@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 from dataclasses import dataclass
 
 import segno
@@ -69,22 +70,23 @@ class Chart:
 
     width: int
     height: int
-    points: list[tuple[float, float, int, str]]  # x, y, value, label
+    points: list[tuple[float, float, float, str]]  # x, y, value, label
     y_ticks: list[tuple[float, int]]  # y, value
     zero_y: float | None
 
 
-def totals_chart(values: list[int], labels: list[str], width: int = 360, height: int = 180) -> Chart:
-    """Where each of *values* goes in the chart (left to right, higher is up)."""
+def totals_chart(values: list[float], labels: list[str], width: int = 360, height: int = 180) -> Chart:
+    """Where each of *values* (Harmony Points: totals, or averages of totals)
+    goes in the chart (left to right, higher is up)."""
     left, right, top, bottom = 34, 10, 10, 24
-    low, high = min([0, *values]), max([0, *values])
+    low, high = math.floor(min([0, *values])), math.ceil(max([0, *values]))
     if low == high:
         high = low + 1
     step = max(1, round((high - low) / 4))
     ticks = list(range((low // step) * step, high + step, step))
     low, high = ticks[0], ticks[-1]
 
-    def y(value: int) -> float:
+    def y(value: float) -> float:
         return round(top + (high - value) * (height - top - bottom) / (high - low), 1)
 
     span = max(1, len(values) - 1)

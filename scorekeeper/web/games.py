@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 from flask import (
@@ -24,9 +25,18 @@ from flask import (
     render_template,
     request,
     session,
+    stream_with_context,
     url_for,
 )
-from flask_babel import format_date, format_datetime, format_number, format_timedelta
+from flask_babel import (
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_number,
+    format_percent,
+    format_timedelta,
+    get_locale,
+)
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
@@ -34,14 +44,25 @@ from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from ..engine import GameError, GameErrors, Row
 from ..store import games as store
-from ..store.exchange import game_file, games_csv, games_in, history_file, import_games
+from ..store.exchange import (
+    SEPARATORS,
+    csv_chunks,
+    game_file,
+    games_csv,
+    games_in,
+    history_json_chunks,
+    import_games,
+)
+from ..store.groups import find_group
 from ..store.models import SavedGame
+from ..store.stats import player_stats
 from .changes import revision_changes
 from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
 from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
 from .i18n import N_, error_text, gettext, ngettext, words
 from .links import DamagedLink, decode_game
+from .membership import group_for_save, visible_group_ids
 from .outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
@@ -114,6 +135,15 @@ def when(moment: datetime) -> str:
 
 
 bp.add_app_template_global(revision_changes)
+bp.add_app_template_global(store.key_text, "key_text")
+bp.add_app_template_global(format_percent, "format_percent")
+
+
+@bp.app_template_global()
+def csv_separator() -> str | None:
+    """The ``sep`` of the page's CSV links: ``"semicolon"`` on German pages
+    (spreadsheets set to German split on ``;``, as 1,5 is a number there), else none."""
+    return "semicolon" if str(get_locale() or "en") == "de" else None
 
 
 @bp.app_template_filter("local_time")
@@ -170,7 +200,12 @@ def save():
         details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
     except GameError as problem:
         abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=error_text(problem)))
-    saved, secret = store.save_game(game, details)
+    try:
+        group = group_for_save()
+    except GameError as problem:
+        g.group_error = error_text(problem)
+        return render_sheet_with_save_form(form.token.data, form, [g.group_error], 422)
+    saved, secret = store.save_game(game, details, group=group)
     remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
     remembered[_sheet_key(form.token.data)] = saved.public_id
     session["saved_sheets"] = remembered
@@ -236,7 +271,7 @@ def export_one(public_id: str, fmt: str):
     saved = _find(public_id)
     if fmt == "json":
         return _download(json.dumps(game_file(saved), indent=2, ensure_ascii=False), "json", f"drako-{public_id}")
-    return _download(games_csv([saved]), "csv", f"drako-{public_id}")
+    return _download(games_csv([saved], _separator()), "csv", f"drako-{public_id}")
 
 
 @bp.get("/g/<public_id>/<secret>")
@@ -315,21 +350,48 @@ def delete(public_id: str, secret: str):
     return redirect(url_for(".history_page"), code=303)
 
 
+def _scope() -> store.Scope:
+    """The saved games this request may read: those of the phone's groups (none
+    without a group), or every game with an open history (``OPEN_HISTORY``)."""
+    group_ids = visible_group_ids()
+    return store.EVERY_GAME if group_ids is None else store.Scope(tuple(group_ids))
+
+
+def _history_page(player: str, per_page: int, scope: store.Scope) -> store.Page:
+    """The page of History the query string asks for (``before=`` / ``after=``
+    a game's key, ``oldest=1``; anything else: the newest page)."""
+    return store.history(
+        player,
+        before=store.parse_key(request.args.get("before")),
+        after=store.parse_key(request.args.get("after")),
+        oldest=request.args.get("oldest") == "1",
+        per_page=per_page,
+        scope=scope,
+    )
+
+
 @bp.get("/games")
 def history_page():
-    """Saved games, newest first, 20 a page, optionally only one player's."""
+    """Saved games, newest first, 20 a page by key, optionally only one player's."""
     player = store.visible_text(request.args.get("player", ""))[:100]
-    page = store.history(request.args.get("page", 1, type=int), player)
-    return render_template("games/history.html", page=page, player=player)
+    scope = _scope()
+    page = _history_page(player, 20, scope)
+    return render_template("games/history.html", page=page, player=player, in_no_group=scope.group_ids == ())
 
 
 @bp.get("/games.<any(json, csv):fmt>")
 def export_all(fmt: str):
-    """The whole history as ``{"games": [...]}`` JSON or as CSV."""
-    games = store.all_games()
+    """The whole history (of this phone's groups) as ``{"games": [...]}`` JSON or as CSV (``?sep=semicolon``
+    for ``;``), streamed: the first bytes leave at once, and the games are read
+    from the database a batch at a time while they are sent."""
+    games = store.all_games(_scope())
     if fmt == "json":
-        return _download(json.dumps(history_file(games), indent=2, ensure_ascii=False), "json", "drako-history")
-    return _download(games_csv(games), "csv", "drako-history")
+        return _download(stream_with_context(history_json_chunks(games)), "json", "drako-history")
+    return _download(stream_with_context(csv_chunks(games, _separator())), "csv", "drako-history")
+
+
+def _separator() -> str:
+    return SEPARATORS.get(request.args.get("sep", ""), ",")
 
 
 def _import_upload() -> tuple[object, str | None]:
@@ -421,7 +483,7 @@ def import_page():
             errors.append(problem)
         else:
             try:
-                stored = import_games(data, most_games=current_app.config["IMPORT_MAX_GAMES"])
+                stored = import_games(data, group=group_for_save(), most_games=current_app.config["IMPORT_MAX_GAMES"])
                 return render_template("games/imported.html", stored=stored)
             except GameErrors as problems:
                 errors.extend(words().errors(problems))
@@ -430,15 +492,45 @@ def import_page():
 
 @bp.get("/player")
 def player():
-    """One player's stats over every saved game (``?name=``, in any case)."""
-    stats = store.player_stats(store.visible_text(request.args.get("name", ""))[:100])
+    """One player's stats over their saved games (``?name=``, in any case) in
+    this phone's groups, or in one of them (``?group=`` its public id), and
+    their games 10 a page (by key, as in History)."""
+    name = store.visible_text(request.args.get("name", ""))[:100]
+    scope = _scope()
+    group = find_group(request.args.get("group", ""))
+    if group is not None and (scope.group_ids is None or group.id in scope.group_ids):
+        scope = store.Scope((group.id,))
+    else:
+        group = None
+    stats = player_stats(name, scope)
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
-    chart = totals_chart(
-        [total for _, total, _ in stats.timeline],
-        [f"{format_date(played_on, gettext('d MMM y'))}: {total}" for played_on, total, _ in stats.timeline],
-    )
-    return render_template("games/player.html", stats=stats, chart=chart, Row=Row)
+    chart = totals_chart([point.total for point in stats.chart], _chart_labels(stats.chart))
+    page = _history_page(name, 10, scope)
+    links = {"name": name, "group": group.public_id if group else None}  # the pager's and the players'
+    return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, links=links)
+
+
+def _chart_labels(points) -> list[str]:
+    """What each point of the chart says: ``"1 Nov 2026: 33"``, or for a run of games
+    ``"1 Nov 2026 to 3 Dec 2026: 14.2 on average over 1,667 games"`` (the words
+    looked up once: a chart has up to 60 points)."""
+    pattern = gettext("d MMM y")
+    run = gettext("%(first)s to %(last)s: %(average)s on average over %(games)s games")
+    labels = []
+    for point in points:
+        first = format_date(point.first, pattern)
+        if point.games == 1:
+            labels.append(f"{first}: {point.total:g}")
+            continue
+        values = {
+            "first": first,
+            "last": format_date(point.last, pattern),
+            "average": format_decimal(point.total, "0.0"),
+            "games": format_decimal(point.games),
+        }
+        labels.append(run % values)
+    return labels
 
 
 def _find(public_id: str) -> SavedGame:
@@ -488,7 +580,7 @@ def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = N
     return render_template("sheets/sheet.html", **context)
 
 
-def _download(body: str, fmt: str, name: str) -> Response:
+def _download(body: str | Iterator[str], fmt: str, name: str) -> Response:
     mimetype = {"json": "application/json", "csv": "text/csv"}[fmt]
     return Response(
         body,

@@ -33,7 +33,9 @@ def test_import_then_export_round_trip(database_url, tmp_path):
     public_id = imported.output.split("read-only: /g/")[1].split()[0]
     one = run(database_url, "export", "--game", public_id)
     assert json.loads(one.output) == game
-    rows = list(csv.DictReader(io.StringIO(run(database_url, "export", "--format", "csv").output)))
+    text = run(database_url, "export", "--format", "csv").output
+    assert text.startswith("\ufeffgame,")  # the byte-order mark spreadsheets need
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
     assert [int(r["total"]) for r in rows] == [p["total"] for p in FOUR["expected"]["players"]]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import requests
 from bs4 import BeautifulSoup
@@ -21,8 +22,11 @@ def csrf_token(session: requests.Session, url: str) -> str:
 def test_workers_share_games_and_sessions(database_url, tmp_path):
     with gunicorn(database_url, workers=3, log=tmp_path / "gunicorn.log") as base:
         saved = []
+        phone_groups = None  # the group cookie of the first save (signed by one worker, read by all)
         for _ in range(6):
             session = requests.Session()  # a new connection each time: any worker
+            if phone_groups:
+                session.cookies.set("groups", phone_groups, domain=urlsplit(base).hostname, path="/")
             token = csrf_token(session, base + "/")
             scored = session.post(base + "/", data=form_data(FOUR["game"]) | {"csrf_token": token}, timeout=10)
             assert scored.status_code == 200 and "/sheet/" in scored.url
@@ -34,6 +38,7 @@ def test_workers_share_games_and_sessions(database_url, tmp_path):
             assert private.status_code == 200, private.text[:300]
             public_id = re.search(r"/g/([\w-]+)/", private.url)[1]
             saved.append(public_id)
+            phone_groups = phone_groups or session.cookies.get("groups")
         for public_id in saved:
             for _ in range(3):
                 page = requests.get(f"{base}/g/{public_id}", timeout=10)
@@ -41,8 +46,8 @@ def test_workers_share_games_and_sessions(database_url, tmp_path):
                 cells = BeautifulSoup(page.text, "html.parser").select("#row-total td")
                 totals = [int(td["data-value"]) for td in cells]
                 assert totals == [p["total"] for p in FOUR["expected"]["players"]]
-        history = requests.get(base + "/games.json", timeout=10).json()["games"]
-        assert len(history) == 6
+        history = requests.get(base + "/games.json", cookies={"groups": phone_groups}, timeout=10).json()["games"]
+        assert len(history) == 6  # one group: each save went to the group the cookie named
     log = (tmp_path / "gunicorn.log").read_text()
     assert "Traceback" not in log
     assert log.count("Booting worker") >= 3

@@ -84,7 +84,7 @@ def test_import_is_all_or_nothing(db_app):
         bad["players"][0]["name"] = ""
         with pytest.raises(GameErrors):
             import_games({"games": [FOUR["game"], bad]})
-        assert store.all_games() == []
+        assert list(store.all_games()) == []
 
 
 def test_history_export_import_round_trip(db_app):
@@ -92,11 +92,11 @@ def test_history_export_import_round_trip(db_app):
         store.save_game(game(), store.Details(date(2026, 11, 1), "Club", "first"))
         store.save_game(game(p0="Zoë"), store.Details(date(2026, 11, 2)))
         exported = history_file(store.all_games())
-        for saved in store.all_games():
+        for saved in list(store.all_games()):
             store.delete_game(saved)
         import_games(exported)
         assert history_file(store.all_games()) == exported
-        assert [game_file(g)["date"] for g in store.all_games()] == ["2026-11-01", "2026-11-02"]
+        assert [game_file(g)["date"] for g in list(store.all_games())] == ["2026-11-01", "2026-11-02"]
 
 
 THREADS, ROUNDS = 8, 25

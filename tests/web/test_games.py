@@ -159,8 +159,23 @@ def test_history_newest_first_filtered_and_paginated(db_client):
     page1 = soup_of(db_client.get("/games"))
     dates = [li.select_one(".when").get_text() for li in page1.select("#history li.game")]
     assert len(dates) == 20 and dates[0].startswith("23 Oct 2026") and dates[-1].startswith("4 Oct 2026")
-    page2 = soup_of(db_client.get("/games?page=2"))
-    assert len(page2.select("#history li.game")) == 3
+    assert page1.select_one("#shown").get_text() == "1–20 of 23" and page1.select_one("#newer") is None
+    page2 = soup_of(db_client.get(page1.select_one("#older")["href"]))  # by key: ?before=<date>.<id>
+    assert [li.select_one(".when").get_text()[:8] for li in page2.select("#history li.game")] == [
+        "3 Oct 20",
+        "2 Oct 20",
+        "1 Oct 20",
+    ]
+    assert page2.select_one("#shown").get_text() == "21–23 of 23" and page2.select_one("#older") is None
+    back = soup_of(db_client.get(page2.select_one("#newer")["href"]))  # a full page, the newest
+    assert back.select("#history li.game") == page1.select("#history li.game")
+    oldest = soup_of(db_client.get(page1.select_one("#oldest")["href"]))
+    assert len(oldest.select("#history li.game")) == 20 and oldest.select_one("#shown").get_text() == "4–23 of 23"
+    assert oldest.select_one("#history .when").get_text().startswith("20 Oct 2026")
+    newer = soup_of(db_client.get(oldest.select_one("#newer")["href"]))
+    assert newer.select_one("#shown").get_text() == "1–20 of 23"
+    for broken in ("before=yesterday", "after=2026-10-05", "before=2026-13-01.1", "oldest=yes"):
+        assert db_client.get("/games?" + broken).status_code == 200  # a mangled link: the newest page
     di = soup_of(db_client.get("/games?player=%20di%20"))
     assert di.select_one("#count").get_text().startswith("11 games")
     assert all("Di" in li.get_text() for li in di.select("#history li.game"))

@@ -1,0 +1,236 @@
+"""Groups and their rosters: who sees which saved games, and which results are one person's.
+
+A group is the people who play together. Every game saved from the web
+belongs to one; a phone sees a group's games once it holds the group's
+invite secret (the web layer keeps it in a signed cookie). Only the SHA-256
+of the secret is stored, compared in constant time.
+
+A group's roster has one :class:`~.models.Player` per person; each saved
+result points to one. Renaming a player or merging two carries their
+history and stats, because those read the roster name through the results;
+each game's entry and revisions keep the names as typed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select, update
+
+from ..engine import GameError, display_name, name_key, shows_a_name
+from .db import db
+from .games import has_hidden_controls
+from .models import Group, Player, PlayerResult, SavedGame
+
+MAX_GROUP_NAME = 60
+MAX_PLAYER_NAME = 40
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _public_id() -> str:
+    while not (candidate := secrets.token_urlsafe(12))[0].isalnum():
+        pass
+    return candidate
+
+
+def checked_group_name(raw: str | None) -> str:
+    """A group name from user input: one form (:func:`display_name`), 1–60 characters.
+
+    :raises GameError: ``"group-name-empty"``, ``"group-name-too-long"`` (``most``),
+        ``"group-name-hidden-characters"``.
+    """
+    raw = raw or ""
+    if has_hidden_controls(raw):
+        raise GameError("group-name-hidden-characters")
+    name = display_name(raw)
+    if not shows_a_name(name):
+        raise GameError("group-name-empty")
+    if len(name) > MAX_GROUP_NAME:
+        raise GameError("group-name-too-long", most=MAX_GROUP_NAME)
+    return name
+
+
+def create_group(name: str, *, commit: bool = True, invite: bool = True) -> tuple[Group, str]:
+    """A new group called *name* (already checked) and the secret of its invite link.
+
+    :param invite: ``False`` issues no invite link yet (a group made by the
+        command line: ``scorekeeper groups`` issues it); the secret is ``""``.
+    :returns: the group and the secret; only its hash is stored.
+    """
+    secret = secrets.token_urlsafe(24) if invite else ""
+    group = Group(
+        public_id=_public_id(), name=name, invite_hash=_hash(secret) if invite else "", created_at=datetime.now(UTC)
+    )
+    db.session.add(group)
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()
+    return group, secret
+
+
+def rename_group(group: Group, new_name: str) -> Group:
+    """Call *group* *new_name* (checked as :func:`checked_group_name`).
+
+    :raises GameError: the refusals of :func:`checked_group_name`.
+    """
+    group.name = checked_group_name(new_name)
+    db.session.commit()
+    return group
+
+
+def new_invite(group: Group) -> str:
+    """Replace *group*'s invite secret: the old link, and every phone that joined
+    with it, no longer reach the group. :returns: the new secret."""
+    secret = secrets.token_urlsafe(24)
+    group.invite_hash = _hash(secret)
+    db.session.commit()
+    return secret
+
+
+def opens(group: Group, secret: str) -> bool:
+    """Whether *secret* is *group*'s current invite secret (constant-time compare)."""
+    return bool(group.invite_hash) and hmac.compare_digest(group.invite_hash, _hash(secret or ""))
+
+
+def find_group(public_id: str) -> Group | None:
+    """The group with this public id, or ``None``."""
+    if not public_id or len(public_id) > 32:
+        return None
+    return db.session.scalar(select(Group).where(Group.public_id == public_id))
+
+
+def groups_opened_by(keys: Iterable[tuple[str, str]]) -> list[Group]:
+    """The groups whose ``(public id, invite secret)`` pairs in *keys* are
+    current, in the order of *keys* (one query)."""
+    keys = [(public_id, secret) for public_id, secret in keys if public_id and len(public_id) <= 32]
+    if not keys:
+        return []
+    found = {g.public_id: g for g in db.session.scalars(select(Group).where(Group.public_id.in_([k for k, _ in keys])))}
+    return [found[public_id] for public_id, secret in keys if public_id in found and opens(found[public_id], secret)]
+
+
+@dataclass(frozen=True)
+class GroupSummary:
+    """A group as the command line lists it."""
+
+    group: Group
+    games: int
+    players: int
+
+
+def all_groups() -> list[GroupSummary]:
+    """Every group, oldest first, with its number of games and roster players."""
+    games = select(func.count()).where(SavedGame.group_id == Group.id).scalar_subquery()
+    players = select(func.count()).where(Player.group_id == Group.id).scalar_subquery()
+    rows = db.session.execute(select(Group, games, players).order_by(Group.created_at, Group.id)).all()
+    return [GroupSummary(group, game_count, player_count) for group, game_count, player_count in rows]
+
+
+def roster(groups: Sequence[Group], limit: int = 100) -> list[str]:
+    """The roster names of *groups* for the form's suggestions, by name, each
+    name once (two groups may both have an "Ana"), at most *limit*.
+
+    One indexed query on the roster, never on the results: the form asks on
+    every load, however many games the groups have.
+    """
+    if not groups:
+        return []
+    names = db.session.scalars(
+        select(Player.name)
+        .where(Player.group_id.in_([g.id for g in groups]))
+        .order_by(Player.name_key)
+        .limit(limit * len(groups))
+    ).all()
+    unique: dict[str, str] = {}
+    for name in names:
+        unique.setdefault(name_key(name), name)
+    return list(unique.values())[:limit]
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """A roster player with how many saved games they have in the group."""
+
+    player: Player
+    games: int
+
+
+def roster_entries(group: Group) -> list[RosterEntry]:
+    """*group*'s roster, by name, with each player's number of games."""
+    games = select(func.count()).where(PlayerResult.player_id == Player.id).scalar_subquery()
+    rows = db.session.execute(select(Player, games).where(Player.group_id == group.id).order_by(Player.name_key)).all()
+    return [RosterEntry(player, count) for player, count in rows]
+
+
+def find_player(group: Group, player_id: int) -> Player | None:
+    """*group*'s roster player with this id, or ``None`` (another group's is ``None`` too)."""
+    return db.session.scalar(select(Player).where(Player.id == player_id, Player.group_id == group.id))
+
+
+def rename_player(player: Player, new_name: str) -> Player:
+    """Call *player* *new_name* in history and stats from now on (their results
+    follow; the games' entries keep what was typed).
+
+    :raises GameError: ``"roster-name-empty"``, ``"roster-name-too-long"``
+        (``most``), ``"roster-name-hidden-characters"``, or
+        ``"roster-name-taken"`` (``other``: the roster name that is the same
+        name; merge the two instead).
+    """
+    if has_hidden_controls(new_name):
+        raise GameError("roster-name-hidden-characters")
+    name = display_name(new_name)
+    if not shows_a_name(name):
+        raise GameError("roster-name-empty")
+    if len(name) > MAX_PLAYER_NAME:
+        raise GameError("roster-name-too-long", most=MAX_PLAYER_NAME)
+    key = name_key(name)
+    other = db.session.scalar(
+        select(Player).where(Player.group_id == player.group_id, Player.name_key == key, Player.id != player.id)
+    )
+    if other is not None:
+        raise GameError("roster-name-taken", other=other.name)
+    player.name, player.name_key = name, key
+    db.session.execute(update(PlayerResult).where(PlayerResult.player_id == player.id).values(name=name, name_key=key))
+    db.session.commit()
+    return player
+
+
+def merge_players(source: Player, target: Player) -> Player:
+    """Make *source* one with *target* (``"Ana"`` into ``"Anna"``): every result
+    of *source* becomes *target*'s, and *source* leaves the roster.
+
+    :raises GameError: ``"roster-merge-same"`` (one player twice),
+        ``"roster-merge-other-group"``, or ``"roster-merge-played-together"``
+        (``together``: a game's public id in which both played: one person
+        cannot have two seats).
+    """
+    if source.id == target.id:
+        raise GameError("roster-merge-same")
+    if source.group_id != target.group_id:
+        raise GameError("roster-merge-other-group")
+    source_games = select(PlayerResult.game_id).where(PlayerResult.player_id == source.id)
+    together = db.session.scalar(
+        select(SavedGame.public_id)
+        .join(PlayerResult, PlayerResult.game_id == SavedGame.id)
+        .where(PlayerResult.player_id == target.id, SavedGame.id.in_(source_games))
+        .limit(1)
+    )
+    if together is not None:
+        raise GameError("roster-merge-played-together", together=together)
+    db.session.execute(
+        update(PlayerResult)
+        .where(PlayerResult.player_id == source.id)
+        .values(player_id=target.id, name=target.name, name_key=target.name_key)
+    )
+    db.session.delete(source)
+    db.session.commit()
+    return target

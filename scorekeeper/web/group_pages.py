@@ -1,0 +1,153 @@
+"""Groups: the page of each group this phone belongs to (invite link and QR code, roster),
+joining by the invite link, leaving, renaming and merging roster players.
+
+A group's page answers only to its members; to anyone else it is a 404, like
+a group that does not exist. The invite link ``/join/<group id>/<secret>``
+adds the group to the phone that opens it and moves on to the group's page,
+so the secret does not stay in the address bar; pages that hold the secret
+are sent ``Cache-Control: no-store`` and ``Referrer-Policy: no-referrer``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..engine import GameError
+from ..store import groups as store_groups
+from ..store.models import Group
+from .display import qr_fits, qr_svg_file
+from .i18n import error_text, gettext
+from .membership import invite_secret, is_open_history, join, leave, phone_groups
+from .security import limiter, save_rate_limit
+
+bp = Blueprint("groups", __name__)
+
+
+def _private(response: BaseResponse) -> BaseResponse:
+    """No copy kept by any cache, no address sent on as a Referer: the answer holds a secret."""
+    response.headers["Cache-Control"] = "no-store"
+    g.referrer_policy = "no-referrer"  # set last, over the app-wide policy (membership.init_app)
+    return response
+
+
+@bp.get("/groups")
+def groups_page():
+    """This phone's groups, and how to join one."""
+    return render_template("groups/groups.html", groups=phone_groups(), open_history=is_open_history())
+
+
+@bp.get("/join/<public_id>/<secret>")
+def join_group(public_id: str, secret: str):
+    """Open an invite link: the group is added to this phone (then its page)."""
+    group = store_groups.find_group(public_id)
+    if group is None or not store_groups.opens(group, secret):
+        abort(404, description=gettext("This invite link does not open a group (it may have been replaced)."))
+    if invite_secret(group) != secret:  # already in it: nothing changes
+        join(group, secret, first=False)
+    flash(gettext("This phone is now in the group “%(name)s”: its games are in your history.", name=group.name))
+    return _private(redirect(url_for(".group_page", public_id=group.public_id), code=303))
+
+
+def _member_group(public_id: str) -> tuple[Group, str]:
+    """The group of this page, if this phone is in it (else 404), and its invite secret."""
+    group = next((g for g in phone_groups() if g.public_id == public_id), None)
+    secret = invite_secret(group) if group is not None else None
+    if group is None or secret is None:
+        abort(404, description=gettext("There is no group at this address, or this phone is not in it."))
+    return group, secret
+
+
+@bp.get("/groups/<public_id>")
+def group_page(public_id: str):
+    """A group's page: its invite link and QR code, its roster (rename, merge), leaving it."""
+    group, secret = _member_group(public_id)
+    invite = url_for(".join_group", public_id=group.public_id, secret=secret, _external=True)
+    page = render_template(
+        "groups/group.html",
+        group=group,
+        invite=invite,
+        qr=qr_fits(invite),
+        roster=store_groups.roster_entries(group),
+        form=FlaskForm(),
+    )
+    return _private(Response(page, mimetype="text/html"))
+
+
+@bp.get("/groups/<public_id>/invite-qr.svg")
+def invite_qr(public_id: str):
+    """The QR code of the group's invite link, for members only, never cached."""
+    group, secret = _member_group(public_id)
+    invite = url_for(".join_group", public_id=group.public_id, secret=secret, _external=True)
+    if not qr_fits(invite):
+        abort(404)
+    return _private(Response(qr_svg_file(invite), mimetype="image/svg+xml"))
+
+
+def _checked_form() -> None:
+    if not FlaskForm().validate():
+        abort(400, description=gettext("The form had expired; open the group’s page and try again."))
+
+
+@bp.post("/groups/<public_id>/rename")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def rename_group(public_id: str):
+    """Give the group another name (for all its members)."""
+    group, _ = _member_group(public_id)
+    _checked_form()
+    try:
+        store_groups.rename_group(group, request.form.get("name", "")[:200])
+    except GameError as problem:
+        flash(gettext("The group was not renamed: %(problem)s.", problem=error_text(problem)))
+    return redirect(url_for(".group_page", public_id=public_id), code=303)
+
+
+@bp.post("/groups/<public_id>/players/<int:player_id>/rename")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def rename_player(public_id: str, player_id: int):
+    """Give a roster player another name; their games and stats follow."""
+    group, _ = _member_group(public_id)
+    _checked_form()
+    player = store_groups.find_player(group, player_id)
+    if player is None:
+        abort(404, description=gettext("That player is not on this group’s roster (any more)."))
+    old = player.name
+    try:
+        store_groups.rename_player(player, request.form.get("name", "")[:200])
+    except GameError as problem:
+        flash(gettext("“%(name)s” was not renamed: %(problem)s.", name=old, problem=error_text(problem)))
+    else:
+        flash(gettext("“%(old)s” is now “%(new)s” in history and stats.", old=old, new=player.name))
+    return redirect(url_for(".group_page", public_id=public_id, _anchor="roster"), code=303)
+
+
+@bp.post("/groups/<public_id>/players/merge")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def merge_players(public_id: str):
+    """Merge one roster player into another ("Ana" into "Anna"): one person, one history."""
+    group, _ = _member_group(public_id)
+    _checked_form()
+    source = store_groups.find_player(group, request.form.get("source", type=int) or 0)
+    target = store_groups.find_player(group, request.form.get("target", type=int) or 0)
+    if source is None or target is None:
+        flash(gettext("Nothing was merged: choose two players of the roster."))
+        return redirect(url_for(".group_page", public_id=public_id, _anchor="merge"), code=303)
+    names = {"source": source.name, "target": target.name}
+    try:
+        store_groups.merge_players(source, target)
+    except GameError as problem:
+        flash(gettext("Nothing was merged: %(problem)s.", problem=error_text(problem)))
+    else:
+        flash(gettext("“%(source)s” is merged into “%(target)s”: one player in history and stats.", **names))
+    return redirect(url_for(".group_page", public_id=public_id, _anchor="roster"), code=303)
+
+
+@bp.post("/groups/<public_id>/leave")
+def leave_group(public_id: str):
+    """Take the group off this phone (the group and its games stay, for its other members)."""
+    group, _ = _member_group(public_id)
+    _checked_form()
+    leave(group)
+    flash(gettext("This phone has left “%(name)s”. Its invite link brings it back.", name=group.name))
+    return redirect(url_for(".groups_page"), code=303)

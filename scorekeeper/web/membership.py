@@ -1,0 +1,221 @@
+"""Which groups this phone belongs to: a signed cookie of invite secrets, and what it lets the phone see.
+
+The cookie ``groups`` holds, signed with the app's secret key (itsdangerous),
+up to :data:`MAX_GROUPS` pairs ``[group public id, invite secret]``, the
+group used last first. A pair counts while its secret is the group's current
+one (``store.groups.opens``), so a replaced invite link locks out the phones
+that joined with the old one. The cookie is ``HttpOnly`` and ``SameSite=Lax``,
+``Secure`` when the app is served over HTTPS, and kept for 400 days (the most
+browsers allow).
+
+``OPEN_HISTORY`` (``SCOREKEEPER_OPEN_HISTORY=true``) makes history, stats and
+exports show every game to everyone, as before groups: a private family server.
+
+Pages rendered once and kept for everyone (the empty form, a sheet link's
+page) hold markers where this phone's part goes: :data:`GROUP_CHOICE_SLOT`
+(the save form's group choice) and :data:`ROSTER_SLOT` (the name suggestions);
+:func:`fill_phone_slots` puts them in as each response leaves.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, after_this_request, current_app, g, render_template, request
+from flask_babel import gettext
+from itsdangerous import BadSignature, URLSafeSerializer
+from markupsafe import Markup
+
+from ..engine import GameError, display_name
+from ..store import groups as store_groups
+from ..store.models import Group
+
+COOKIE = "groups"
+MAX_GROUPS = 20
+COOKIE_MAX_AGE = 400 * 24 * 3600
+
+GROUP_CHOICE_SLOT = Markup("<!--phone-slot:group-choice-->")
+ROSTER_SLOT = Markup("<!--phone-slot:roster-->")
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key or "", salt="scorekeeper-groups")
+
+
+def _cookie_keys() -> list[tuple[str, str]]:
+    """The (public id, secret) pairs of the cookie; none if missing, damaged or forged."""
+    if "group_keys" not in g:
+        keys: list[tuple[str, str]] = []
+        raw = request.cookies.get(COOKIE, "")
+        if raw and len(raw) < 4096:
+            try:
+                loaded = _serializer().loads(raw)
+            except BadSignature:
+                loaded = []
+            if isinstance(loaded, list):
+                keys = [
+                    (pair[0], pair[1])
+                    for pair in loaded[:MAX_GROUPS]
+                    if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                ]
+        g.group_keys = keys
+    return g.group_keys
+
+
+def phone_groups() -> list[Group]:
+    """The groups this phone belongs to, the one used last first."""
+    if "phone_groups" not in g:
+        g.phone_groups = store_groups.groups_opened_by(_cookie_keys())
+    return g.phone_groups
+
+
+def is_open_history() -> bool:
+    """Whether history, stats and exports show every game (``OPEN_HISTORY``)."""
+    value = current_app.config.get("OPEN_HISTORY", False)
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    return bool(value)
+
+
+def visible_group_ids() -> list[int] | None:
+    """The groups whose games this phone sees in history, stats and exports;
+    ``None`` for every game (an open history)."""
+    if is_open_history():
+        return None
+    return [group.id for group in phone_groups()]
+
+
+def sees_group(group_id: int | None) -> bool:
+    """Whether this phone sees the history and stats of the group with this id."""
+    ids = visible_group_ids()
+    return ids is None or group_id in ids
+
+
+def invite_secret(group: Group) -> str | None:
+    """This phone's secret of *group*'s invite link (``None`` if not a member)."""
+    return next((secret for public_id, secret in _cookie_keys() if public_id == group.public_id), None)
+
+
+def join(group: Group, secret: str, *, first: bool = True) -> None:
+    """Add *group* (with its invite *secret*) to this phone; the cookie is
+    written on the response.
+
+    :param first: put it first, as the group the save form offers (a save in
+        it). An invite link adds a new group last instead: a link someone
+        else made this phone open must not choose where its next game goes.
+    """
+    others = [k for k in _cookie_keys() if k[0] != group.public_id]
+    if first:
+        keys = [(group.public_id, secret), *others][:MAX_GROUPS]
+    else:
+        keys = [*others[: MAX_GROUPS - 1], (group.public_id, secret)]
+    _store_keys(keys)
+    g.pop("phone_groups", None)
+
+
+def leave(group: Group) -> None:
+    """Take *group* off this phone (its games leave this phone's history)."""
+    _store_keys([k for k in _cookie_keys() if k[0] != group.public_id])
+    g.pop("phone_groups", None)
+
+
+def _store_keys(keys: list[tuple[str, str]]) -> None:
+    first = "group_keys_changed" not in g
+    g.group_keys = keys
+    g.group_keys_changed = True
+    if not first:
+        return
+
+    @after_this_request
+    def write_cookie(response: Response) -> Response:
+        response.set_cookie(
+            COOKIE,
+            _serializer().dumps([list(k) for k in g.group_keys]),
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=bool(current_app.config.get("HTTPS")),
+        )
+        return response
+
+
+def fill_phone_slots(response: Response) -> Response:
+    """Put this phone's parts into a page kept for everyone (``after_request``)."""
+    if response.mimetype != "text/html" or response.direct_passthrough or response.is_streamed:
+        return response
+    page = response.get_data(as_text=True)
+    if GROUP_CHOICE_SLOT not in page and ROSTER_SLOT not in page:
+        return response
+    if GROUP_CHOICE_SLOT in page:
+        page = page.replace(GROUP_CHOICE_SLOT, group_choice())
+    if ROSTER_SLOT in page:
+        page = page.replace(ROSTER_SLOT, roster_suggestions())
+    response.set_data(page)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.add("Cookie")
+    return response
+
+
+def group_choice(error: str | None = None) -> str:
+    """The save form's part that chooses the group: this phone's groups, or a new one (named)."""
+    groups = phone_groups()
+    chosen = request.form.get("group") if request.method == "POST" else None
+    if chosen is None or (chosen != "new" and chosen not in {grp.public_id for grp in groups}):
+        chosen = groups[0].public_id if groups else "new"
+    return render_template(
+        "groups/_group_choice.html",
+        groups=groups,
+        chosen=chosen,
+        group_name=request.form.get("group_name", "") if request.method == "POST" else "",
+        group_error=error if error is not None else g.get("group_error"),
+    )
+
+
+def roster_suggestions() -> str:
+    """A ``<datalist id="roster">`` of this phone's groups' players, for the name fields."""
+    names = store_groups.roster(phone_groups())
+    return render_template("groups/_roster.html", names=names) if names else ""
+
+
+def _referrer_policy(response: Response) -> Response:
+    """A view's own ``Referrer-Policy`` (``g.referrer_policy``) over the app-wide one."""
+    policy = g.get("referrer_policy")
+    if policy:
+        response.headers["Referrer-Policy"] = policy
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Fill the phone slots of every page, let a view send its own referrer
+    policy, and give templates the slots."""
+    app.after_request(fill_phone_slots)
+    # first in the list, so run last: after flask-talisman has set the app-wide policy
+    app.after_request_funcs.setdefault(None, []).insert(0, _referrer_policy)
+    app.jinja_env.globals.update(
+        GROUP_CHOICE_SLOT=GROUP_CHOICE_SLOT, ROSTER_SLOT=ROSTER_SLOT, sees_group=sees_group, phone_groups=phone_groups
+    )
+
+
+def group_for_save() -> Group:
+    """The group a game being saved goes to, from the save form's choice.
+
+    ``group`` is one of this phone's groups (by public id), or ``"new"`` with
+    ``group_name`` (empty: "Our games"); without a choice, the phone's group
+    used last, or a new one. A new group is added to this phone at once.
+
+    :raises GameError: ``"group-unknown"`` (a group this phone is not in), or
+        the group name's refusals (``store.groups.checked_group_name``).
+    """
+    chosen = request.form.get("group")
+    groups = phone_groups()
+    if chosen != "new" and (chosen is not None or groups):
+        group = next((grp for grp in groups if chosen in (None, grp.public_id)), None)
+        if group is None:
+            raise GameError("group-unknown")
+        secret = invite_secret(group)
+        assert secret is not None  # a phone group is one whose secret the cookie holds
+        join(group, secret)  # used last: offered first next time
+        return group
+    typed = request.form.get("group_name", "")
+    name = store_groups.checked_group_name(typed) if display_name(typed) else gettext("Our games")
+    group, secret = store_groups.create_group(name, commit=False)
+    join(group, secret)
+    return group

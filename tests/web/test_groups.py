@@ -1,0 +1,364 @@
+"""Groups over HTTP (issue 12, items 4 and 5): each phone sees its groups' games only,
+the invite link adds a group to another phone, the roster's renames and merges carry
+the stats. Each test client is one phone (its own cookies). SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+
+from scorekeeper import create_app
+from scorekeeper.cli import main
+from scorekeeper.web.membership import COOKIE
+from tests.conftest import CASE_FILES, form_data, load_case
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))  # Ada, Bo, Cy, Di: Di wins
+
+
+def soup_of(response) -> BeautifulSoup:
+    return BeautifulSoup(response.data, "html.parser")
+
+
+def game_of(*names: str) -> dict:
+    game = copy.deepcopy(FOUR["game"])
+    for player, name in zip(game["players"], names, strict=False):
+        player["name"] = name
+    return game
+
+
+def sheet_token(phone, game: dict, played_on: str = "2026-11-28") -> str:
+    response = phone.post("/", data=form_data(game) | {"played_on": played_on})
+    assert response.status_code == 303
+    return response.headers["Location"].removeprefix("/sheet/")
+
+
+def save(phone, game: dict, played_on: str = "2026-11-28", **choice) -> str:
+    """Save *game* from *phone*; the read-only path."""
+    response = phone.post("/games", data={"token": sheet_token(phone, game, played_on), **choice})
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    match = re.fullmatch(r"/g/([\w-]+)/[\w-]+", response.headers["Location"])
+    assert match, response.headers["Location"]
+    return f"/g/{match[1]}"
+
+
+def history_ids(phone, query: str = "") -> list[str]:
+    return [li["data-id"] for li in soup_of(phone.get(f"/games{query}")).select("#history li.game")]
+
+
+def group_paths(phone) -> list[str]:
+    return [a["href"] for a in soup_of(phone.get("/groups")).select("#groups a")]
+
+
+def invite_link(phone, group_path: str) -> str:
+    page = phone.get(group_path)
+    assert page.status_code == 200
+    return soup_of(page).select_one("#invite-link")["value"]
+
+
+def stat(phone, name: str, row: str, **query) -> str | None:
+    page = phone.get("/player", query_string={"name": name, **query})
+    if page.status_code == 404:
+        return None
+    return soup_of(page).select_one(f"#stat-{row} td").get_text()
+
+
+@pytest.fixture
+def phones(db_app):
+    return db_app.test_client(), db_app.test_client(), db_app.test_client()
+
+
+def test_two_groups_never_see_each_others_games(phones):
+    rin_a, rin_b, stranger = phones
+    a1 = save(rin_a, game_of("Rin", "Quin", "Mads", "Yara"), group_name="Tuesday club")
+    a2 = save(rin_a, game_of("Rin", "Quin", "Mads", "Yara"), "2026-11-29")
+    b1 = save(rin_b, game_of("Rin", "Lea", "Tom", "Ivo"), group_name="Family")
+    ids = lambda paths: [p.removeprefix("/g/") for p in paths]  # noqa: E731
+
+    assert history_ids(rin_a) == ids([a2, a1])
+    assert history_ids(rin_b) == ids([b1])
+    assert history_ids(rin_a, "?player=Rin") == ids([a2, a1])
+    # "Rin" of each group is their own player: two games here, one there
+    assert stat(rin_a, "Rin", "games") == "2" and stat(rin_b, "Rin", "games") == "1"
+    assert stat(rin_a, "Lea", "games") is None
+
+    for phone, mine in ((rin_a, {*ids([a1, a2])}), (rin_b, {*ids([b1])})):
+        exported = phone.get("/games.json").get_json()["games"]
+        assert len(exported) == len(mine)
+        rows = list(csv.DictReader(io.StringIO(phone.get("/games.csv").get_data(as_text=True).lstrip("\ufeff"))))
+        assert len(rows) == 4 * len(mine)
+
+    # a phone in no group sees no one's games, and is told how to join
+    page = stranger.get("/games")
+    assert page.status_code == 200
+    soup = soup_of(page)
+    assert soup.select("#history li") == [] and soup.select_one("#no-group") is not None
+    assert soup.select_one("#how-to-join") is not None
+    assert stranger.get("/games.json").get_json() == {"games": []}
+    assert stat(stranger, "Rin", "games") is None
+    # ... but a saved game's own link shows it to anyone, without its group's player links
+    shown = stranger.get(a1)
+    assert shown.status_code == 200 and soup_of(shown).select_one("#player-links") is None
+    assert soup_of(rin_a.get(a1)).select_one("#player-links") is not None
+
+
+def test_the_invite_link_adds_the_group_to_another_phone(phones):
+    ana, bo, _ = phones
+    first = save(ana, game_of("Ana", "Bo", "Cy", "Di"), group_name="Spieleabend")
+    [group_path] = group_paths(ana)
+    link = invite_link(ana, group_path)
+    page = ana.get(group_path)
+    assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"
+    assert soup_of(page).select_one("#invite img")["src"].endswith("/invite-qr.svg")
+    qr = ana.get(f"{group_path}/invite-qr.svg")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and qr.headers["Cache-Control"] == "no-store"
+
+    # before: the group's page is a 404 to Bo, like one that does not exist
+    assert bo.get(group_path).status_code == 404 and bo.get(f"{group_path}/invite-qr.svg").status_code == 404
+    path = link.removeprefix("http://localhost")
+    wrong = path[:-1] + ("x" if not path.endswith("x") else "y")
+    assert bo.get(wrong).status_code == 404 and history_ids(bo) == []
+
+    joined = bo.get(path)
+    assert joined.status_code == 303 and joined.headers["Location"] == group_path
+    assert joined.headers["Referrer-Policy"] == "no-referrer"
+    cookie = bo.get_cookie(COOKIE)
+    assert cookie.http_only and cookie.same_site == "Lax"
+    assert history_ids(bo) == [first.removeprefix("/g/")]
+
+    # Bo's next save offers the group first; saved there, Ana sees it too
+    token = sheet_token(bo, game_of("Ana", "Bo", "Cy", "Di"), "2026-11-30")
+    choice = soup_of(bo.get(f"/sheet/{token}")).select("#group-choice input[name=group]")
+    assert [(i["value"], i.has_attr("checked")) for i in choice] == [
+        (group_path.removeprefix("/groups/"), True),
+        ("new", False),
+    ]
+    second = save(bo, game_of("Ana", "Bo", "Cy", "Di"), "2026-11-30")
+    assert history_ids(ana) == [second.removeprefix("/g/"), first.removeprefix("/g/")]
+
+
+def test_a_forged_or_foreign_cookie_opens_nothing(phones):
+    ana, mallory, _ = phones
+    save(ana, game_of("Ana", "Bo", "Cy", "Di"))
+    [group_path] = group_paths(ana)
+    public_id = group_path.removeprefix("/groups/")
+    mallory.set_cookie(COOKIE, json.dumps([[public_id, "guess"]]))
+    assert history_ids(mallory) == [] and mallory.get(group_path).status_code == 404
+    # a cookie signed by another server (another secret key) is refused as well
+    other = create_app(
+        {"TESTING": True, "SECRET_KEY": "other", "MIGRATE": False, "SQLALCHEMY_DATABASE_URI": "sqlite://"}
+    )
+    with other.test_request_context():
+        from itsdangerous import URLSafeSerializer
+
+        mallory.set_cookie(COOKIE, URLSafeSerializer("other", salt="scorekeeper-groups").dumps([[public_id, "x"]]))
+    assert history_ids(mallory) == []
+
+
+def test_saving_into_a_new_group_or_a_chosen_one(phones):
+    phone, _, _ = phones
+    save(phone, game_of("Ana", "Bo"), "2026-11-01", group_name="Club")
+    save(phone, game_of("Ana", "Bo"), "2026-11-02", group="new", group_name="  Family\u00a0 Night ")
+    names = [a.get_text() for a in soup_of(phone.get("/groups")).select("#groups a")]
+    assert names == ["Family Night", "Club"]  # the one used last first, its name in one form
+    club = group_paths(phone)[1].removeprefix("/groups/")
+    save(phone, game_of("Ana", "Bo"), "2026-11-03", group=club)
+    assert [a.get_text() for a in soup_of(phone.get("/groups")).select("#groups a")] == ["Club", "Family Night"]
+
+    # a group this phone is not in: the sheet again, with what was typed and why
+    token = sheet_token(phone, game_of("Ana", "Bo"))
+    refused = phone.post("/games", data={"token": token, "group": "not-mine", "location": "Café", "notes": "n"})
+    assert refused.status_code == 422
+    soup = soup_of(refused)
+    assert "this phone is not in that group" in soup.select_one("#save-errors").get_text()
+    assert soup.select_one("#location")["value"] == "Café"
+    too_long = phone.post("/games", data={"token": token, "group": "new", "group_name": "x" * 61})
+    assert too_long.status_code == 422
+    assert soup_of(too_long).select_one("#group-name")["value"] == "x" * 61
+    assert soup_of(too_long).select_one("#group-name-errors") is not None
+
+
+def test_the_form_offers_the_roster_names(phones):
+    phone, other, _ = phones
+    save(phone, game_of("Mia Sophie", "Rin", "Quin", "Yara"))
+    save(phone, game_of("Mia\u00a0 Sophie", "rin ", "Quin", "Yara"), "2026-11-29")  # the same four people
+    form = soup_of(phone.get("/"))
+    assert form.select_one("#players-0-name")["list"] == "roster"
+    assert sorted(o["value"] for o in form.select("datalist#roster option")) == ["Mia Sophie", "Quin", "Rin", "Yara"]
+    assert soup_of(other.get("/")).select_one("datalist#roster") is None  # no group, no names
+    [group_path] = group_paths(phone)
+    rows = soup_of(phone.get(group_path)).select("#roster .roster li")
+    roster = {li.select_one(".player-name").get_text(): li.select_one(".games").get_text() for li in rows}
+    assert roster == {"Mia Sophie": "2 games", "Quin": "2 games", "Rin": "2 games", "Yara": "2 games"}
+
+
+def roster_ids(phone, group_path: str) -> dict[str, int]:
+    rows = soup_of(phone.get(group_path)).select("#roster .roster li")
+    return {row.select_one(".player-name").get_text(): int(row["id"].removeprefix("player-")) for row in rows}
+
+
+def test_a_rename_and_a_merge_carry_the_stats(phones):
+    phone, _, _ = phones
+    first = save(phone, game_of("Ana", "Bo", "Cy", "Di"))
+    save(phone, game_of("Anna", "Bo", "Cy", "Di"), "2026-11-29")
+    save(phone, game_of("Dee", "Bo", "Cy", "Ana"), "2026-11-30")  # Ana in seat 4: she wins (Di's kingdom)
+    [group_path] = group_paths(phone)
+    ids = roster_ids(phone, group_path)
+    assert stat(phone, "Ana", "games") == "2" and stat(phone, "Anna", "games") == "1"
+
+    merged = phone.post(f"{group_path}/players/merge", data={"source": ids["Ana"], "target": ids["Anna"]})
+    assert merged.status_code == 303
+    assert stat(phone, "Anna", "games") == "3" and stat(phone, "Anna", "wins") == "1"
+    assert stat(phone, "Ana", "games") is None
+    assert set(roster_ids(phone, group_path)) == {"Anna", "Bo", "Cy", "Di", "Dee"}
+
+    renamed = phone.post(f"{group_path}/players/{ids['Anna']}/rename", data={"name": "Anna K."})
+    assert renamed.status_code == 303
+    assert stat(phone, "Anna K.", "games") == "3" and stat(phone, "Anna", "games") is None
+    assert "Anna K." in soup_of(phone.get("/games")).select_one("#history").get_text()
+    # the saved game itself keeps what was typed
+    assert soup_of(phone.get(first)).select_one("th.player-name a").get_text() == "Ana"
+    assert phone.get(f"{first}.json").get_json()["players"][0]["name"] == "Ana"
+
+    # a rename onto a name on the roster is refused (merge instead); so is merging two who played together
+    phone.post(f"{group_path}/players/{ids['Bo']}/rename", data={"name": " cy "})
+    assert "already on the roster" in soup_of(phone.get(group_path)).select_one("#flash").get_text()
+    phone.post(f"{group_path}/players/merge", data={"source": ids["Bo"], "target": ids["Cy"]})
+    assert "same game" in soup_of(phone.get(group_path)).select_one("#flash").get_text()
+    assert stat(phone, "Bo", "games") == "3" and stat(phone, "Cy", "games") == "3"
+
+
+def test_roster_forms_need_membership_and_a_csrf_token(database_url):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "RATELIMIT_ENABLED": False,
+            "MIGRATE": False,
+        }
+    )
+    phone, stranger = app.test_client(), app.test_client()
+    form = soup_of(phone.get("/"))
+    data = form_data(game_of("Ana", "Bo")) | {"csrf_token": form.select_one("input[name=csrf_token]")["value"]}
+    sheet = phone.post("/", data=data | {"played_on": "2026-11-28"})
+    page = soup_of(phone.get(sheet.headers["Location"]))
+    token = page.select_one("#save-game input[name=token]")["value"]
+    csrf = page.select_one("#save-game input[name=csrf_token]")["value"]
+    assert phone.post("/games", data={"token": token, "csrf_token": csrf}).status_code == 303
+    [group_path] = group_paths(phone)
+    ids = roster_ids(phone, group_path)
+    assert phone.post(f"{group_path}/players/{ids['Ana']}/rename", data={"name": "Anna"}).status_code == 400
+    csrf = soup_of(phone.get(group_path)).select_one("#merge input[name=csrf_token]")["value"]
+    assert stranger.post(
+        f"{group_path}/players/{ids['Ana']}/rename", data={"name": "Anna", "csrf_token": csrf}
+    ).status_code in (400, 404)
+    assert (
+        phone.post(f"{group_path}/players/{ids['Ana']}/rename", data={"name": "Anna", "csrf_token": csrf}).status_code
+        == 303
+    )
+    assert set(roster_ids(phone, group_path)) == {"Anna", "Bo", "Cy", "Di"}
+
+
+def test_open_history_shows_every_game_to_everyone(database_url):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "RATELIMIT_ENABLED": False,
+            "MIGRATE": False,
+            "OPEN_HISTORY": "true",  # as SCOREKEEPER_OPEN_HISTORY=true gives it
+        }
+    )
+    family, guest = app.test_client(), app.test_client()
+    public = save(family, game_of("Ana", "Bo"))
+    assert history_ids(guest) == [public.removeprefix("/g/")]
+    assert stat(guest, "Ana", "games") == "1" and len(guest.get("/games.json").get_json()["games"]) == 1
+
+
+def test_leaving_a_group_takes_its_games_off_this_phone(phones):
+    phone, _, _ = phones
+    save(phone, game_of("Ana", "Bo"))
+    [group_path] = group_paths(phone)
+    assert phone.post(f"{group_path}/leave").status_code == 303
+    assert history_ids(phone) == [] and group_paths(phone) == []
+
+
+def test_cli_lists_groups_and_issues_the_first_invite_link(database_url, db_app, tmp_path):
+    env = {"SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_MIGRATE": "false"}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(FOUR["game"]), encoding="utf-8")
+    imported = CliRunner().invoke(main, ["import", str(path)], env=env)
+    assert imported.exit_code == 0, imported.output
+    assert "group: Imported from old.json" in imported.output
+
+    refused = CliRunner().invoke(main, ["groups"], env=env)
+    assert refused.exit_code == 2 and "--base-url" in refused.output
+    listed = CliRunner().invoke(main, ["groups", "--base-url", "http://localhost/"], env=env)
+    assert listed.exit_code == 0, listed.output
+    assert "Imported from old.json  (id " in listed.output and "1 games, 4 players" in listed.output
+    link = re.search(r"invite link: (http://localhost/join/\S+)", listed.output)[1]
+    again = CliRunner().invoke(main, ["groups"], env=env)  # the link is issued once; no URL needed now
+    assert again.exit_code == 0 and "--new-link" in again.output
+
+    phone = db_app.test_client()
+    assert phone.get(link.removeprefix("http://localhost")).status_code == 303
+    assert len(history_ids(phone)) == 1
+
+
+def test_a_group_page_with_a_long_roster_stays_under_the_page_budget(db_app, phones):
+    phone, _, _ = phones
+    save(phone, game_of("Ana", "Bo", "Cy", "Di"))
+    [group_path] = group_paths(phone)
+    with db_app.app_context():
+        from scorekeeper.store import db
+        from scorekeeper.store.games import roster_player
+        from scorekeeper.store.groups import find_group
+
+        group = find_group(group_path.removeprefix("/groups/"))
+        for number in range(60):
+            roster_player(group, f"Spielerin Nummer {number:02d} mit langem Namen")
+        db.session.commit()
+    for path in (group_path, "/games", "/"):
+        page = phone.get(path, headers={"Accept-Encoding": "br"})
+        assert page.status_code == 200 and page.headers["Content-Encoding"] == "br"
+        assert len(page.data) < 20 * 1024, (path, len(page.data))
+    assert len(soup_of(phone.get(group_path)).select("#roster .roster li")) == 64
+
+
+def test_an_invite_link_does_not_choose_where_the_next_game_goes(phones):
+    ana, bo, _ = phones
+    save(ana, game_of("Ana", "Bo"), group_name="Ana's")
+    save(bo, game_of("Ana", "Bo"), "2026-11-29", group_name="Bo's")
+    [ana_group] = group_paths(ana)
+    [bo_group] = group_paths(bo)
+    assert ana.get(invite_link(bo, bo_group).removeprefix("http://localhost")).status_code == 303
+    token = sheet_token(ana, game_of("Ana", "Bo"), "2026-11-30")
+    choice = soup_of(ana.get(f"/sheet/{token}")).select("#group-choice input[name=group]")
+    assert [(i["value"], i.has_attr("checked")) for i in choice] == [
+        (ana_group.removeprefix("/groups/"), True),  # still the group this phone saved in last
+        (bo_group.removeprefix("/groups/"), False),
+        ("new", False),
+    ]
+
+
+def test_a_group_is_renamed_for_all_its_members(phones):
+    ana, bo, _ = phones
+    save(ana, game_of("Ana", "Bo"), group_name="Our games")
+    [group_path] = group_paths(ana)
+    bo.get(invite_link(ana, group_path).removeprefix("http://localhost"))
+    assert ana.post(f"{group_path}/rename", data={"name": " Dienstags\u00a0runde "}).status_code == 303
+    assert soup_of(bo.get(group_path)).select_one("#group-name").get_text() == "Dienstags runde"
+    ana.post(f"{group_path}/rename", data={"name": "\u200b"})
+    page = soup_of(ana.get(group_path))
+    assert "needs a name" in page.select_one("#flash").get_text()
+    assert page.select_one("#group-name").get_text() == "Dienstags runde"
