@@ -1,7 +1,7 @@
 """Shared tables ("Score together"): tables and their seats, with each kingdom as drafted.
 
 Revision ID: 67aff881d547
-Revises: 096632609629
+Revises: 5c4a9c93ab91
 Create Date: 2026-11-30 22:16:56.731071
 
 """
@@ -11,7 +11,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "67aff881d547"
-down_revision = "096632609629"
+down_revision = "5c4a9c93ab91"
 branch_labels = None
 depends_on = None
 
