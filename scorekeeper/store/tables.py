@@ -61,7 +61,7 @@ from ..engine.errors import DuplicateLegend, InvalidGame
 from ..engine.kingdom import Who, kingdom_errors
 from .db import db
 from .games import Details, save_game
-from .models import SavedGame, ScoreTable, TableSeat
+from .models import Group, SavedGame, ScoreTable, TableSeat
 
 #: The join code's characters: capital letters and digits without look-alikes
 #: (no 0/O, no 1/I/L), so a code read aloud or from a screen is typed right.
@@ -592,7 +592,7 @@ def look(code: str, token: str | None = None) -> tuple[TableState, Viewer] | Non
 # -- locking
 
 
-def lock(table: ScoreTable, host_token: str | None) -> tuple[SavedGame, str]:
+def lock(table: ScoreTable, host_token: str | None, group: Group | None = None) -> tuple[SavedGame, str]:
     """Make the table one saved game (revision 1, correctable later), host only.
 
     Needs 2 to 4 seats (R8), every seat done with no wrong cell reported, each
@@ -601,6 +601,9 @@ def lock(table: ScoreTable, host_token: str | None) -> tuple[SavedGame, str]:
     table gives its game again: twice, or from two processes at once, there is
     exactly one game.
 
+    :param group: the group the game goes to (the host's choice; its players
+        join the group's roster); ``None``: outside every group. The first
+        lock decides: locking again gives the game where it went.
     :returns: the saved game and the secret of its private edit link, derived
         from the host's secret, so each lock by the host gives the same link.
     :raises NotAllowed: ``"host-only"``.
@@ -611,7 +614,7 @@ def lock(table: ScoreTable, host_token: str | None) -> tuple[SavedGame, str]:
         raise NotAllowed("host-only")
     edit_token = _edit_token(cast(str, host_token), table.code)
     try:
-        saved = _change(table, _locking(edit_token))
+        saved = _change(table, _locking(edit_token, group))
     except TableConflict as error:
         if error.message_id != "table-locked":
             raise
@@ -620,7 +623,7 @@ def lock(table: ScoreTable, host_token: str | None) -> tuple[SavedGame, str]:
     return saved, edit_token
 
 
-def _locking(edit_token: str) -> Callable[[ScoreTable], SavedGame]:
+def _locking(edit_token: str, group: Group | None) -> Callable[[ScoreTable], SavedGame]:
     def step(table: ScoreTable) -> SavedGame:
         reasons: list[GameError] = []
         seats = table.seats
@@ -648,7 +651,7 @@ def _locking(edit_token: str) -> Callable[[ScoreTable], SavedGame]:
             )
         except GameErrors as problems:
             raise NotReady(list(problems.errors)) from None
-        saved, _ = save_game(game, Details(table.played_on), commit=False, token=edit_token)
+        saved, _ = save_game(game, Details(table.played_on), group=group, commit=False, token=edit_token)
         db.session.flush()
         table.locked_at = _now()
         table.locked_game_id = saved.id

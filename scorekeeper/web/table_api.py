@@ -29,6 +29,7 @@ from flask_babel import get_locale, get_translations
 
 from ..engine import GameError, GameErrors
 from ..store import tables as store
+from ..store.groups import find_group, opens
 from ..store.models import ScoreTable
 from ..words import Words
 from .i18n import gettext as _
@@ -232,6 +233,8 @@ def wrong(code: str, number: int):
 @wrong_code_limit
 def lock(code: str):
     """The host locks the table into one saved game (again: the same game).
+    Body optional: ``{"group": public id, "invite": its invite secret}`` puts
+    the game in that group (400 ``group-unknown`` if the pair does not open it).
 
     200 ``{"game_url", "edit_url"}`` (the edit link is the host's only);
     409 with every reason while a seat is not done, not checked, reported
@@ -239,7 +242,13 @@ def lock(code: str):
     """
     table = _table(code)
     token = _bearer()
-    saved, secret = _do(store.lock, table, token)
+    body = _body(optional=True)
+    group = None
+    if body.get("group") is not None:
+        group = find_group(str(body["group"]))
+        if group is None or not opens(group, str(body.get("invite") or "")):
+            raise Refused(400, [GameError("group-unknown")])
+    saved, secret = _do(store.lock, table, token, group)
     return jsonify(
         game_url=url_for("games.show", public_id=saved.public_id, _external=True),
         edit_url=url_for("games.manage", public_id=saved.public_id, secret=secret, _external=True),

@@ -10,8 +10,12 @@ from datetime import date
 
 import pytest
 from bs4 import BeautifulSoup
+from sqlalchemy import func, select
 
 from scorekeeper.engine import Game, score_game
+from scorekeeper.store import db
+from scorekeeper.store.groups import create_group, find_group
+from scorekeeper.store.models import SavedGame
 from tests.conftest import CASE_FILES, load_case, make_test_app
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -94,7 +98,27 @@ def test_case_19_through_the_api_alone_gives_the_engines_game(db_client):
     state = db_client.get(f"/api/tables/{code}").json
     assert state["locked"] and state["game_url"] == game_url and "edit_url" not in state
     assert db_client.get(f"/api/tables/{code}", headers=auth(host)).json["edit_url"] == locked.json["edit_url"]
-    assert db_client.get("/games.json").json["games"].__len__() == 1
+    with db_client.application.app_context():
+        assert db.session.scalar(select(func.count()).select_from(SavedGame)) == 1
+
+
+def test_the_host_puts_the_locked_game_in_a_group(db_client):
+    table = start(db_client, checks=False)
+    code, host = table["code"], table["host_token"]
+    tokens = sit(db_client, code, PLAYERS[:2])
+    for number, token in enumerate(tokens, start=1):
+        enter(db_client, code, number, token, PLAYERS[number - 1])
+    with db_client.application.app_context():
+        group, invite = create_group("Thursday club")
+        group_id = group.public_id
+    for wrong in ({"group": group_id, "invite": "x"}, {"group": "nope", "invite": invite}):
+        answer = db_client.post(f"/api/tables/{code}/lock", json=wrong, headers=auth(host))
+        assert problem_ids(answer) == ["group-unknown"] and answer.status_code == 400
+    answer = db_client.post(f"/api/tables/{code}/lock", json={"group": group_id, "invite": invite}, headers=auth(host))
+    assert answer.status_code == 200
+    with db_client.application.app_context():
+        saved = db.session.scalar(select(SavedGame))
+        assert saved.group_id == find_group(group_id).id
 
 
 def test_the_state_has_every_seat_and_an_etag_answered_with_304(db_client):
