@@ -29,7 +29,7 @@ LEGENDS = [
 ]  # fmt: skip
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 BASED_ON = re.compile(r'name="based_on" type="hidden" value="(\d+)"')
-PRIVATE = re.compile(r"/g/([\w-]+)/([\w-]+)$")
+PRIVATE = re.compile(r'id="private-link" type="url" readonly value="[^"]*/g/([\w-]+)/([\w-]+)"')
 HOSTS = os.environ.get("LOAD_HOSTS", "").split()
 _record_lock = threading.Lock()
 _counter = iter(range(10**9))
@@ -102,7 +102,7 @@ class TablePlayer(HttpUser):
             data={"csrf_token": csrf, "token": token, "location": game["location"], "notes": game["notes"]},
             name="POST /games (save)",
         )
-        match = PRIVATE.search(saved.url)
+        match = PRIVATE.search(saved.text)  # saving lands on the read-only page, the private link shown once
         if not match:
             return
         public_id, secret = match[1], match[2]
@@ -127,8 +127,8 @@ class TablePlayer(HttpUser):
         done = self.client.post(
             self.url(f"/g/{public_id}/{secret}/edit"), data=fields, name="POST /g/<id>/<secret>/edit (correct)"
         )
-        # back on the private page: saved; else refused (the form again), nothing changed
-        record(public_id, game if PRIVATE.search(done.url) else None)
+        # back on the game's page: saved; else refused (the form again, at .../edit), nothing changed
+        record(public_id, game if done.status_code == 200 and not done.url.endswith("/edit") else None)
 
     @task(1)
     def pdf(self) -> None:

@@ -18,7 +18,8 @@ each with an English and a German browser.
 
 Targets: every page under 20 KB (20,480 bytes) compressed on a first view;
 one request on a repeated view (the page itself: no static file, no preview
-call); no request to another host.
+call; the private link two: it redirects to the read-only page, which then
+shows "Correct" and "Delete"); no request to another host.
 """
 
 from __future__ import annotations
@@ -117,15 +118,16 @@ def pages(browser, base: str) -> dict[str, str]:
     page.goto(base + four)
     with page.expect_navigation():
         page.click("#save")
-    private = urlsplit(page.url).path
+    public = urlsplit(page.url).path  # saving lands on the read-only page, the private link shown once
+    private = urlsplit(page.input_value("#private-link")).path
     context.close()
     return {
         "form (2 players, empty)": "/",
         "form (4 players, filled)": four + "/edit",
         "sheet (2 players)": two,
         "sheet (4 players)": four,
-        "saved game, read-only": private.rsplit("/", 1)[0],
-        "saved game, private": private,
+        "saved game, read-only": public,
+        "saved game, private link": private,  # remembered (a cookie), then the read-only page with "Correct"
         "history": "/games",
         "player stats": "/player?name=Ada",
         "import": "/games/import",
@@ -177,7 +179,7 @@ def main() -> None:
                         notes = []
                         if row[1] >= LIMIT:
                             notes.append("over 20 KB")
-                        if row[3] != 1:
+                        if row[3] != (2 if path == paths.get("saved game, private link") else 1):  # + its redirect
                             notes.append("repeated: " + ", ".join(r["path"][:24] for r in again))
                         if hosts - {urlsplit(base).netloc}:
                             notes.append(f"asks another host: {sorted(hosts)}")

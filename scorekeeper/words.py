@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import gettext as _gettext
 from collections.abc import Callable, Sequence
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from .engine import (
@@ -35,6 +36,7 @@ from .engine import (
     KingdomScore,
     Legend,
     LegendClaim,
+    PlayerResult,
     PortalNetwork,
     Reason,
     Row,
@@ -375,6 +377,39 @@ class Words:
             names=self.listing([self.name(sheet.results[i].player.name) for i in group]),
             place=sheet.results[group[0]].place,
         )
+
+    def result_title(self, sheet: ScoreSheet, played_on: date | None) -> str:
+        """The game and who won, for a chat or a link preview: "DRAKO Pocket,
+        30 Nov 2026: Quin wins with 18" ("… : Quin and Mads share the win with
+        18" when several share place 1, R7.4); no date when the sheet has none."""
+        from babel.dates import format_date
+
+        game = self._("DRAKO %(ruleset)s", ruleset=self.ruleset(sheet.game.ruleset))
+        if played_on is not None:
+            game = self._(
+                "%(game)s, %(date)s", game=game, date=format_date(played_on, self._("d MMM y"), locale=self.locale)
+            )
+        winners = sheet.winners
+        if len(winners) == 1:
+            won = self._("%(name)s wins with %(total)d", name=self.name(winners[0].player.name), total=winners[0].total)
+        else:
+            won = self._(
+                "%(names)s share the win with %(total)d",
+                names=self.listing([self.name(r.player.name) for r in winners]),
+                total=winners[0].total,
+            )
+        return self._("%(game)s: %(result)s", game=game, result=won)
+
+    def result_scores(self, results: Sequence[PlayerResult]) -> str:
+        """Players and their totals, by place: "Mads 12 · Rin 10 · Yara 2"."""
+        return " · ".join(self._("%(name)s %(total)d", name=self.name(r.player.name), total=r.total) for r in results)
+
+    def result_summary(self, sheet: ScoreSheet, played_on: date | None) -> str:
+        """One line to share a result: :meth:`result_title`, then everyone else by
+        place: "DRAKO Pocket, 30 Nov 2026: Quin wins with 18 · Mads 12 · Rin 10 · Yara 2"."""
+        others = [r for r in sheet.ranked if r.place != 1]
+        title = self.result_title(sheet, played_on)
+        return f"{title} · {self.result_scores(others)}" if others else title
 
     def warning(self, warning: DeckWarning) -> str:
         """More copies of a card than the deck holds (R1)."""

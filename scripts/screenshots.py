@@ -58,7 +58,7 @@ def main() -> None:
         print(page.url)
         with page.expect_navigation():
             page.click("#save-game button[type=submit]")
-        page.goto(page.locator("#read-only-link").input_value() + "?lang=de")
+        page.goto(page.locator("#share-link").input_value() + "?lang=de")  # saving lands on the read-only page
         page.locator("#saved").scroll_into_view_if_needed()
         page.screenshot(path=str(out / "saved-de.png"), full_page=False)
         print(page.url)

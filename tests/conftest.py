@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -227,3 +228,15 @@ def db_app(database_url):
 @pytest.fixture
 def db_client(db_app):
     return db_app.test_client()
+
+
+def saved_links(client, response) -> tuple[str, str]:
+    """The read-only and private paths of a saved game, from the answer to its
+    save (a 303 to the read-only page, which shows the private link once)."""
+    assert response.status_code == 303, response.status_code
+    public = response.headers["Location"]
+    assert re.fullmatch(r"/g/[\w-]+", public), public
+    page = client.get(public).get_data(as_text=True)
+    found = re.search(r'id="private-link" type="url" readonly value="https?://[^/"]+(/g/[\w-]+/[\w-]+)"', page)
+    assert found, "no private link on the page after saving"
+    return public, found[1]

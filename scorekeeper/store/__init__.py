@@ -17,7 +17,8 @@ from flask import Flask
 from flask_migrate import Migrate, upgrade
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import NullPool, Pool
 
 from .db import db
 
@@ -121,7 +122,10 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
+    file = next((row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"), "")
     cursor.close()
+    if file and not os.access(file, os.W_OK):  # SQLite opened it read-only, for good
+        connection_record.info["read_only_file"] = file
 
 
 @event.listens_for(Engine, "handle_error")
@@ -132,3 +136,12 @@ def _read_only_sqlite_connection_is_lost(context) -> None:
     pool's others (the next request connects afresh) instead of keeping it."""
     if getattr(context.original_exception, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
         context.is_disconnect = True
+
+
+@event.listens_for(Pool, "checkout")
+def _replace_read_only_sqlite_connection(dbapi_connection, connection_record, connection_proxy) -> None:
+    """A connection opened while its SQLite file was read-only is replaced as
+    soon as the file is writable again (before, it serves reads as it can)."""
+    file = connection_record.info.get("read_only_file")
+    if file and os.access(file, os.W_OK):
+        raise DisconnectionError("the SQLite file is writable again")  # the pool connects afresh

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import json
 import re
 import secrets
 from collections.abc import Iterator
@@ -102,8 +103,31 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def sheet_key(game: Game, played_on: date | None) -> str:
+    """The key of one score sheet: 64 hex digits of the SHA-256 of the game (its
+    game file object, keys sorted) and the date it was played (``None``: no date).
+
+    Two links of the same game (an old-format link and a new one, or the same
+    link typed again) have the same key; a game saved from a sheet stores it,
+    unique, so that sheet is saved once whoever presses "Save" and however often.
+    """
+    canonical = json.dumps(
+        {"game": game.to_dict(), "played_on": played_on.isoformat() if played_on else None},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
 def save_game(
-    game: Game, details: Details, *, group: Group | None = None, commit: bool = True
+    game: Game,
+    details: Details,
+    *,
+    group: Group | None = None,
+    commit: bool = True,
+    save_key: str | None = None,
+    secret: str | None = None,
 ) -> tuple[SavedGame, str]:
     """Store a valid *game* as revision 1.
 
@@ -112,14 +136,19 @@ def save_game(
         and in an open history).
     :param commit: commit at once; ``False`` lets the caller save several
         games in one transaction.
+    :param save_key: the :func:`sheet_key` it was saved from (unique), if any.
+    :param secret: the secret of its private edit link (32 URL-safe characters);
+        random when not given.
     :returns: the saved game and the secret of its private edit link (only
         its hash is stored, so this is the one chance to show it).
+    :raises IntegrityError: on commit, if a game with *save_key* is stored already.
     """
-    token = secrets.token_urlsafe(24)
+    token = secret or secrets.token_urlsafe(24)
     now = _now()
     saved = SavedGame(
         public_id=_public_id(),
         edit_token_hash=_hash(token),
+        save_key=save_key,
         created_at=now,
         updated_at=now,
         group=group,
@@ -129,6 +158,38 @@ def save_game(
     if commit:
         db.session.commit()
     return saved, token
+
+
+def save_once(
+    game: Game, details: Details, save_key: str, secret: str, *, group: Group | None = None
+) -> tuple[SavedGame, bool]:
+    """Store *game* saved from the sheet whose :func:`sheet_key` is *save_key*,
+    unless that sheet was saved already: then nothing is written.
+
+    The database decides (a unique key), so two saves of one sheet at the same
+    moment, on SQLite or PostgreSQL, store one game: the one that loses the race
+    gets the other's game back.
+
+    :param secret: the secret of the private edit link of a new game.
+    :param group: the group a new game belongs to (as :func:`save_game`); the
+        game saved before keeps its own.
+    :returns: the saved game and whether it was stored just now (``False``:
+        the game saved from this sheet before, with its own secret).
+    """
+    try:
+        saved, _ = save_game(game, details, group=group, save_key=save_key, secret=secret)
+        return saved, True
+    except IntegrityError:
+        db.session.rollback()
+        existing = find_by_key(save_key)
+        if existing is None:  # another constraint failed: not a second save of this sheet
+            raise
+        return existing, False
+
+
+def find_by_key(save_key: str) -> SavedGame | None:
+    """The game saved from the sheet with this :func:`sheet_key`, or ``None``."""
+    return db.session.scalar(select(SavedGame).where(SavedGame.save_key == save_key))
 
 
 def _public_id() -> str:
@@ -360,8 +421,6 @@ def history(
     ``ix_player_results_name_key_played_on``), so the last page of 100,000
     games costs what the first does, apart from counting.
     """
-    if scope.is_empty:
-        return Page([], 0, 0, None, None)
     if player.strip():
         source: type[PlayerResult | SavedGame] = PlayerResult
         played, number = PlayerResult.played_on, PlayerResult.game_id

@@ -69,6 +69,9 @@ class SavedGame(Model):
 
     :ivar public_id: the unguessable id of the read-only link.
     :ivar edit_token_hash: SHA-256 (hex) of the secret of the private edit link.
+    :ivar save_key: the key of the sheet it was saved from (:func:`~.games.sheet_key`,
+        64 hex digits), unique: the same sheet saved again gives this game, never a
+        second one. ``None`` for imported games and for duplicates saved before the key.
     :ivar revision: 1 for the first save, +1 per correction; also SQLAlchemy's
         version counter, so a correction based on an older revision fails.
     :ivar entry: the game file object (ruleset, players with name, kingdom, legends).
@@ -90,6 +93,7 @@ class SavedGame(Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     edit_token_hash: Mapped[str] = mapped_column(String(64))
+    save_key: Mapped[str | None] = mapped_column(String(64), unique=True, index=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revision: Mapped[int] = mapped_column(Integer)

@@ -309,9 +309,16 @@ class DetailsMixin:
 
 
 class SaveGameForm(DetailsMixin, PageForm):
-    """Save the game of a sheet link: the link's token plus location and notes."""
+    """Save the game of a sheet link: the link's token plus location and notes.
+
+    ``save_key``: the sheet's key (``store.games.sheet_key``), stored unique with
+    the game, so the sheet is saved once; ``attempt``: one random value per form
+    shown, so the same form sent again gets back its own private link
+    (``web.ownership``)."""
 
     token = HiddenField(validators=[DataRequired()])
+    save_key = HiddenField(validators=[Optional(), Length(max=64)])
+    attempt = HiddenField(validators=[Optional(), Length(max=64)])
 
 
 class CorrectionForm(DetailsMixin, GameForm):

@@ -4,11 +4,18 @@ history, player stats, export and import.
 A saved game has two links: ``/g/<public id>`` (read-only, for the table) and
 ``/g/<public id>/<secret>`` (private: correct or delete). A wrong secret is a
 404, exactly like a game that does not exist.
+
+Saving lands on the read-only page, which shows the private link once, in a
+box to copy; the phone that saved (or opened the private link) remembers the
+secret in a cookie (``web.ownership``) and so keeps "Correct" and "Delete" on
+the read-only page (``/g/<id>/edit``, ``/g/<id>/delete``) without the secret in
+its address bar. A sheet is saved once (``store.games.save_once``). Pages and
+answers that hold a secret are sent ``Cache-Control: no-store``; no page sends
+a Referer (``Referrer-Policy: no-referrer``, ``web.security``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
@@ -64,6 +71,7 @@ from .i18n import N_, error_text, gettext, ngettext, words
 from .links import DamagedLink, decode_game
 from .membership import group_for_save, visible_group_ids
 from .outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
+from .ownership import derived_secret, forget, remember, remembered_secret
 from .security import expired_form_page, limiter, save_rate_limit
 from .sheet_page import (
     SheetLinks,
@@ -90,8 +98,8 @@ def form_expired(error: CSRFError):
     the error page."""
     if request.endpoint == "games.save" and request.form.get("token"):
         return render_sheet_with_save_form(request.form["token"], SaveGameForm(), [gettext(SAVE_EXPIRED)], 400)
-    if request.endpoint == "games.correct":
-        action_url = url_for(".correct", **(request.view_args or {}))
+    if request.endpoint in ("games.correct", "games.correct_own"):
+        action_url = url_for(request.endpoint, **(request.view_args or {}))
         return expired_game_form(CorrectionForm, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
     return expired_form_page(error)
 
@@ -100,14 +108,15 @@ def _database_failed(error: Exception):
     """The database cannot be reached or written: nothing was stored (503,
     ``Retry-After``). The save form comes back on its sheet and the correction
     form with every entry; an import, its page; anything else, the error page."""
-    if request.method != "POST" or request.endpoint not in ("games.save", "games.correct", "games.import_page"):
+    corrections = ("games.correct", "games.correct_own")
+    if request.method != "POST" or request.endpoint not in ("games.save", *corrections, "games.import_page"):
         return outage_page(error)
     after_database_failure(error)
     message = gettext(NOTHING_SAVED)
     if request.endpoint == "games.save" and request.form.get("token"):
         return unavailable(render_sheet_with_save_form(request.form["token"], SaveGameForm(), [message], 503))
-    if request.endpoint == "games.correct":
-        form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
+    if request.endpoint in corrections:
+        form, action_url = CorrectionForm(meta={"csrf": True}), url_for(request.endpoint, **(request.view_args or {}))
         return unavailable(
             render_game_form(form, action_url, [message], status=503, heading=CORRECTING, submit_label=SAVE_CORRECTION)
         )
@@ -179,7 +188,12 @@ def _save_refused(limit) -> Response | None:
 @bp.post("/games")
 @limiter.shared_limit(save_rate_limit, scope="saves", on_breach=_save_refused)
 def save():
-    """Save the game of a sheet link; show its private page with both links."""
+    """Save the game of a sheet link, once: land on its read-only page, which
+    shows the private link this once; this phone remembers it (a cookie).
+
+    The same sheet saved again (a double tap, a retry, Back and save, or
+    someone else with the link) gives the game saved first: the same form
+    sent again still gets its private link; any other form, "Already saved"."""
     form = SaveGameForm()
     if not form.validate():
         if not form.token.data:
@@ -191,37 +205,67 @@ def save():
         game = store.game_of(data)
     except (DamagedLink, GameErrors):
         abort(400, description=gettext("That sheet link is damaged; nothing was saved."))
-    # The session cookie is signed, not encrypted: it remembers public ids only, never a secret.
-    already = session.get("saved_sheets", {}).get(_sheet_key(form.token.data))
-    if already and store.find_game(already) is not None:
-        flash(gettext("This sheet was already saved: its private link was shown when it was saved. Here is the game."))
-        return redirect(url_for(".show", public_id=already), code=303)
+    key = store.sheet_key(game, played_on)
+    if form.save_key.data and form.save_key.data != key:
+        abort(400, description=gettext("That save form does not belong to this sheet; nothing was saved."))
     try:
         details = store.Details.checked(played_on or date.today(), form.location.data, form.notes.data)
     except GameError as problem:
         abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=error_text(problem)))
-    try:
-        group = group_for_save()
-    except GameError as problem:
-        g.group_error = error_text(problem)
-        return render_sheet_with_save_form(form.token.data, form, [g.group_error], 422)
-    saved, secret = store.save_game(game, details, group=group)
-    remembered = dict(list(session.get("saved_sheets", {}).items())[-19:])
-    remembered[_sheet_key(form.token.data)] = saved.public_id
-    session["saved_sheets"] = remembered
-    flash(gettext("Saved. Share the read-only link; keep the private link to correct the game later."))
-    return redirect(url_for(".manage", public_id=saved.public_id, secret=secret), code=303)
-
-
-def _sheet_key(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()[:24]
+    secret = derived_secret(key, form.attempt.data)
+    saved, stored_now = store.find_by_key(key), False
+    if saved is None:  # (an existing game: no group chosen or made for nothing)
+        try:
+            group = group_for_save()
+        except GameError as problem:
+            g.group_error = error_text(problem)
+            return render_sheet_with_save_form(form.token.data, form, [g.group_error], 422)
+        saved, stored_now = store.save_once(game, details, key, secret, group=group)
+    response = redirect(url_for(".show", public_id=saved.public_id), code=303)
+    if stored_now or store.may_edit(saved, secret):  # this very form again: its phone gets its private link
+        remember(response, saved.public_id, secret)
+        session["new_private_link"] = saved.public_id
+        g.holds_secret = True
+        flash(gettext("Saved. Share the read-only link below; keep the private link to correct the game later."))
+    else:
+        flash(
+            gettext(
+                "Already saved: this sheet was saved before, so here is that game; nothing new was stored. "
+                "The phone that saved it can correct it."
+            )
+        )
+    return response
 
 
 @bp.get("/g/<public_id>")
 def show(public_id: str):
-    """The read-only sheet of a saved game, recomputed from its stored entry."""
+    """The read-only sheet of a saved game, recomputed from its stored entry;
+    for the phone that remembers its secret, also "Correct" and "Delete" (and,
+    right after saving, the private link once)."""
     saved = _find(public_id)
-    return _render_saved(saved, saved.entry, viewing=None)
+    secret = _remembered(saved)
+    new_private_link = secret is not None and session.get("new_private_link") == saved.public_id
+    if new_private_link:
+        session.pop("new_private_link")
+    return _render_saved(saved, saved.entry, viewing=None, secret=secret, show_private_link=new_private_link)
+
+
+def _remembered(saved: SavedGame) -> str | None:
+    """The edit secret of *saved* that this phone remembers, if it is the right one."""
+    secret = remembered_secret(saved.public_id)
+    if secret is None or not store.may_edit(saved, secret):
+        return None
+    g.holds_secret = True
+    return secret
+
+
+@bp.after_request
+def private_pages(response: Response) -> Response:
+    """Nothing that holds an edit secret is kept by a cache or the browser's history."""
+    if g.get("holds_secret"):
+        response.headers["Cache-Control"] = "no-store"
+        response.vary.add("Cookie")
+    return response
 
 
 @bp.get("/g/<public_id>/qr.svg")
@@ -276,26 +320,45 @@ def export_one(public_id: str, fmt: str):
 
 @bp.get("/g/<public_id>/<secret>")
 def manage(public_id: str, secret: str):
-    """The private page: the sheet, both links (read-only also as QR), correct, delete."""
+    """The private link: this phone remembers the secret (a cookie) and goes to
+    the read-only address, where it can correct and delete; the secret leaves
+    the address bar."""
     saved = _find_editable(public_id, secret)
-    return _render_saved(saved, saved.entry, viewing=None, secret=secret)
+    response = redirect(url_for(".show", public_id=saved.public_id), code=303)
+    remember(response, saved.public_id, secret)
+    g.holds_secret = True
+    return response
 
 
 def _correction_refused(limit) -> Response:
     """Over the save limit: the correction form again with every entry."""
-    form, action_url = CorrectionForm(meta={"csrf": True}), url_for(".correct", **(request.view_args or {}))
+    assert request.endpoint is not None  # a view's limit
+    form, action_url = CorrectionForm(meta={"csrf": True}), url_for(request.endpoint, **(request.view_args or {}))
     page = render_game_form(
         form, action_url, [_too_many_saves()], status=429, heading=CORRECTING, submit_label=SAVE_CORRECTION
     )
     return make_response(page)
 
 
+@bp.route("/g/<public_id>/edit", methods=["GET", "POST"])
+@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"], on_breach=_correction_refused)
+def correct_own(public_id: str):
+    """Correct a saved game from the phone that remembers its secret (no secret in the address)."""
+    saved = _find_owned(public_id)
+    return _correct(saved, url_for(".correct_own", public_id=public_id))
+
+
 @bp.route("/g/<public_id>/<secret>/edit", methods=["GET", "POST"])
 @limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"], on_breach=_correction_refused)
 def correct(public_id: str, secret: str):
-    """Correct a saved game: the filled form; saving keeps the earlier revision."""
+    """Correct a saved game by its private link (older links; kept working)."""
     saved = _find_editable(public_id, secret)
-    action_url = url_for(".correct", public_id=public_id, secret=secret)
+    g.holds_secret = True
+    return _correct(saved, url_for(".correct", public_id=public_id, secret=secret))
+
+
+def _correct(saved: SavedGame, action_url: str):
+    """Correct a saved game: the filled form; saving keeps the earlier revision."""
     if request.method == "GET":
         form = form_from_data(
             CorrectionForm,
@@ -328,26 +391,49 @@ def correct(public_id: str, secret: str):
                 form, action_url, [message], status=409, heading=CORRECTING, submit_label=SAVE_CORRECTION
             )
         flash(gettext("Correction saved; the earlier result is kept under “Corrected on …”."))
-        return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
+        return redirect(_owner_page(saved), code=303)
 
     return process_game_form(
         CorrectionForm(), action_url, store_correction, heading=CORRECTING, submit_label=SAVE_CORRECTION
     )
 
 
+def _owner_page(saved: SavedGame) -> str:
+    """Where the owner goes after a change: the read-only page if this phone
+    remembers the secret (it shows "Correct" and "Delete" there), else the private link."""
+    secret = remembered_secret(saved.public_id)
+    if secret is not None and store.may_edit(saved, secret):
+        return url_for(".show", public_id=saved.public_id)
+    return request.path.removesuffix("/edit").removesuffix("/delete")
+
+
+@bp.post("/g/<public_id>/delete")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def delete_own(public_id: str):
+    """Delete a saved game from the phone that remembers its secret (CSRF token needed)."""
+    return _delete(_find_owned(public_id))
+
+
 @bp.post("/g/<public_id>/<secret>/delete")
 @limiter.shared_limit(save_rate_limit, scope="saves")
 def delete(public_id: str, secret: str):
     """Delete a saved game for good (private link and CSRF token needed)."""
-    saved = _find_editable(public_id, secret)
+    g.holds_secret = True
+    return _delete(_find_editable(public_id, secret))
+
+
+def _delete(saved: SavedGame):
     if not FlaskForm().validate():
         abort(400, description=gettext("The delete form had expired; open the private link and try again."))
     if request.form.get("confirm") != "yes":
         flash(gettext("Nothing was deleted: tick “Yes, delete this game” first."))
-        return redirect(url_for(".manage", public_id=public_id, secret=secret), code=303)
+        return redirect(_owner_page(saved), code=303)
+    public_id = saved.public_id
     store.delete_game(saved)
     flash(gettext("The game was deleted."))
-    return redirect(url_for(".history_page"), code=303)
+    response = redirect(url_for(".history_page"), code=303)
+    forget(response, public_id)
+    return response
 
 
 def _scope() -> store.Scope:
@@ -547,7 +633,20 @@ def _find_editable(public_id: str, secret: str) -> SavedGame:
     return saved
 
 
-def _links(saved: SavedGame, secret: str | None = None, revision: int | None = None) -> SheetLinks:
+def _find_owned(public_id: str) -> SavedGame:
+    """The saved game if this phone remembers its secret; else 403 (the game exists: its page is public)."""
+    saved = _find(public_id)
+    if _remembered(saved) is None:
+        abort(
+            403,
+            description=gettext(
+                "Only the phone that saved this game, or one that opened its private link, can correct or delete it."
+            ),
+        )
+    return saved
+
+
+def _links(saved: SavedGame, owner: bool = False, revision: int | None = None) -> SheetLinks:
     if revision is not None and revision != saved.revision:
         pdf = url_for("games.revision_pdf", public_id=saved.public_id, number=revision)
     else:
@@ -557,25 +656,29 @@ def _links(saved: SavedGame, secret: str | None = None, revision: int | None = N
         share=share,
         pdf=pdf,
         qr=url_for("games.qr", public_id=saved.public_id) if qr_fits(share) else None,
-        edit=url_for("games.correct", public_id=saved.public_id, secret=secret) if secret else None,
+        edit=url_for("games.correct_own", public_id=saved.public_id) if owner else None,
     )
 
 
-def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = None):
+def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = None, show_private_link: bool = False):
+    """A saved game's page; with the *secret* of the phone that owns it, its
+    "Correct" and "Delete", and with *show_private_link* the private link (once)."""
     played_on = viewing.played_on if viewing else saved.played_on
     context = sheet_context(
         store.sheet_of(entry),
         played_on,
-        _links(saved, secret, revision=viewing.number if viewing else None),
+        _links(saved, owner=secret is not None, revision=viewing.number if viewing else None),
         saved=saved,
         viewing=viewing,
         owner=secret is not None,
     )
     if secret is not None:
         context.update(
-            owner_url=url_for(".manage", public_id=saved.public_id, secret=secret, _external=True),
-            delete_url=url_for(".delete", public_id=saved.public_id, secret=secret),
+            delete_url=url_for(".delete_own", public_id=saved.public_id),
             delete_form=FlaskForm(),
+            private_url=url_for(".manage", public_id=saved.public_id, secret=secret, _external=True)
+            if show_private_link
+            else None,
         )
     return render_template("sheets/sheet.html", **context)
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_date, format_decimal, get_locale, get_translations
 from flask_babel import gettext as gettext
 from flask_babel import ngettext as ngettext
@@ -96,7 +96,8 @@ def init_app(app: Flask) -> None:
             response.vary.update(("Accept-Language", "Cookie"))
         asked = request.args.get("lang")
         if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
-            response.set_cookie(COOKIE, asked, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+            secure = bool(current_app.config.get("HTTPS")) or request.is_secure
+            response.set_cookie(COOKIE, asked, max_age=365 * 24 * 3600, samesite="Lax", httponly=True, secure=secure)
         return response
 
     app.jinja_env.globals.update(
@@ -131,8 +132,11 @@ def language_url(language: str) -> str:
     """This page (GET) in *language*: the same query with ``lang`` replaced, as
     a link relative to this page (``?lang=de``). The path is never repeated in
     it: a path such as ``/%5Cevil.example`` would make it a link to another
-    site (``/\\evil.example?lang=de`` reads as ``//evil.example``)."""
-    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    site (``/\\evil.example?lang=de`` reads as ``//evil.example``). A page
+    rendered once and kept for everyone sets ``g.language_link_query`` (empty):
+    one visitor's query must not end up in the page of the next."""
+    query = g.get("language_link_query", request.args)
+    args = [(k, v) for k, v in query.items(multi=True) if k != "lang"]
     return "?" + urlencode([*args, ("lang", language)])
 
 

@@ -93,7 +93,9 @@ def init_security(app: Flask) -> None:
         session_cookie_secure=https,
         content_security_policy=CONTENT_SECURITY_POLICY,
         frame_options="DENY",
-        referrer_policy="same-origin",
+        # No page sends a Referer, even to this site's static files: an address may
+        # hold a secret (older private links), and nothing here reads the header.
+        referrer_policy="no-referrer",
         permissions_policy={"camera": "()", "microphone": "()", "geolocation": "()", "browsing-topics": "()"},
     )
     limiter.init_app(app)

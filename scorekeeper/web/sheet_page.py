@@ -9,22 +9,28 @@ PDF rate limit shared by every PDF address.
 from __future__ import annotations
 
 import functools
+import secrets
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
 
-from flask import Response, abort, make_response, render_template, request, session, url_for
+from flask import Response, abort, current_app, g, make_response, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_limiter import RequestLimit
 from flask_wtf.csrf import generate_csrf
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, ServiceUnavailable, TooManyRequests
 
 from ..engine import Game, GameErrors, KingdomScore, Row, ScoreSheet, cell_name, score_game
+from ..store import games as store
 from .display import qr_fits, qr_svg_file
 from .forms import SaveGameForm
-from .i18n import N_, chosen_language, gettext
+from .i18n import N_, chosen_language, gettext, words
 from .links import DamagedLink, decode_game
+from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
+from .rematch import rematch_url
 from .security import CSRF_SLOT, limiter, pdf_rate_limit
 
 
@@ -39,13 +45,20 @@ class SheetLinks:
 
 
 def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks, **extra) -> dict:
-    """What ``sheets/sheet.html`` needs to draw *scored*."""
+    """What ``sheets/sheet.html`` needs to draw *scored*: also the result to
+    share (a line of text, the link previews' title and description) and the
+    link to a new game of the same players."""
+    writer = words()
     return {
         "sheet": scored,
         "grids": [_grid(result.score) for result in scored.results],
         "played_on": played_on,
         "links": links,
         "Row": Row,
+        "share_text": writer.result_summary(scored, played_on),
+        "preview_title": writer.result_title(scored, played_on),
+        "preview_description": writer.result_scores(scored.ranked),
+        "rematch_url": rematch_url(scored.game),
         **extra,
     }
 
@@ -104,28 +117,73 @@ def qr_response(link: str) -> Response:
     return response
 
 
+#: Stands where each visitor's one-time ``attempt`` goes in a kept sheet page (see ``ownership``).
+ATTEMPT_SLOT = f"attempt-slot-{secrets.token_hex(16)}"
+
+
 def token_sheet(token: str) -> str:
-    """The sheet page of the game packed in *token*, with its save form.
+    """The sheet page of the game packed in *token*, with its save form, or,
+    when that sheet was saved already, "Already saved: open it" instead.
 
     A link's page is the same for everyone but for the save form's CSRF
-    token, so it is rendered once per link, address and language and kept (LRU); each
-    visitor gets it with a fresh CSRF token in the slot. A damaged link is a 404.
+    token and one-time attempt, so it is rendered once per link, address,
+    language and saved game and kept (LRU); each visitor gets it with a fresh
+    CSRF token and attempt in the slots. Its language links carry no query:
+    the first visitor's would be everyone's. A damaged link is a 404.
     """
+    saved_id = _saved_from(token)
     if session.get("_flashes"):  # a message for this visitor only: render, don't cache
         game, played_on = game_from_token(token)
         context = sheet_context(score_game(game), played_on, _token_links(token))
         return render_template(
-            "sheets/sheet.html", **context, save_form=SaveGameForm(token=token), csrf_slot=generate_csrf()
+            "sheets/sheet.html",
+            **context,
+            save_form=_save_form(token, new_attempt()),
+            csrf_slot=generate_csrf(),
+            already_saved=saved_id,
         )
-    page = _sheet_page(token, request.url_root, str(get_locale() or "en"))
-    return page.replace(CSRF_SLOT, generate_csrf())
+    page = _sheet_page(current_app._get_current_object(), token, request.url_root, str(get_locale()), saved_id)  # type: ignore[attr-defined]
+    return page.replace(CSRF_SLOT, generate_csrf()).replace(ATTEMPT_SLOT, new_attempt())
 
 
 @functools.lru_cache(maxsize=512)
-def _sheet_page(token: str, url_root: str, language: str) -> str:
+def _sheet_page(app: object, token: str, url_root: str, language: str, saved_id: str | None) -> str:
     game, played_on = game_from_token(token)
+    g.language_link_query = MultiDict()  # see i18n.language_url
     context = sheet_context(score_game(game), played_on, _token_links(token))
-    return render_template("sheets/sheet.html", **context, save_form=SaveGameForm(token=token), csrf_slot=CSRF_SLOT)
+    return render_template(
+        "sheets/sheet.html",
+        **context,
+        save_form=_save_form(token, ATTEMPT_SLOT),
+        csrf_slot=CSRF_SLOT,
+        already_saved=saved_id,
+    )
+
+
+def _save_form(token: str, attempt: str) -> SaveGameForm:
+    return SaveGameForm(token=token, save_key=token_key(token) or "", attempt=attempt)
+
+
+@functools.lru_cache(maxsize=512)
+def token_key(token: str) -> str | None:
+    """The :func:`store.sheet_key` of the game packed in *token*, or ``None`` for a damaged link."""
+    read = read_token(token)
+    return store.sheet_key(*read) if read else None
+
+
+def _saved_from(token: str) -> str | None:
+    """The public id of the game saved from this sheet link, if any. The sheet
+    needs no database: if it cannot be asked, the page offers to save (and the
+    save answers "Already saved" if so)."""
+    key = token_key(token)
+    if key is None:
+        return None
+    try:
+        saved = store.find_by_key(key)
+    except SQLAlchemyError:
+        current_app.logger.warning("could not ask the database whether a sheet was saved", exc_info=True)
+        return None
+    return saved.public_id if saved is not None else None
 
 
 def render_sheet_with_save_form(token: str, save_form: SaveGameForm, messages: list[str], status: int):

@@ -9,6 +9,7 @@ from ..engine import Game
 from .forms import GameForm
 from .game_form import empty_game_form, expired_game_form, form_from_data, process_game_form, render_game_form
 from .links import encode_game
+from .rematch import asked_rematch, rematch_form
 from .security import expired_form_page
 from .sheet_page import game_from_token, pdf_limit, qr_response, token_pdf, token_sheet
 
@@ -20,6 +21,8 @@ def new_game():
     """The new-game form. Its buttons score the game, add or remove a player."""
     action_url = url_for(".new_game")
     if request.method in ("GET", "HEAD"):
+        if asked_rematch(request.args):  # "New game with the same players"
+            return render_game_form(rematch_form(request.args), action_url, date_from_browser=True)
         return empty_game_form(action_url)
 
     def show_sheet(game: Game, form: GameForm):

@@ -37,8 +37,4 @@
   }
   // Saved times (<time class="local-time">) are shown in the viewer's time zone by times.js.
 
-  var share = document.getElementById("share-link");
-  if (share) {
-    share.addEventListener("focus", function () { share.select(); });
-  }
 })();

@@ -38,3 +38,44 @@
     });
   });
 })();
+
+// Sharing (templates/sheets/_share.html): "Share result" hands the text and the read-only link
+// to the phone's share sheet (Web Share API), or else copies both; "Copy" buttons copy the
+// box they name. Without JavaScript (or without a clipboard) the boxes stay to select by hand.
+(function () {
+  "use strict";
+  var status = document.getElementById("share-status");
+  function say(button, message) {
+    var where = status && button.closest("#share") ? status : null;
+    if (where) { where.textContent = message; } else { button.textContent = message; }
+  }
+  function copy(button, text) {
+    if (!navigator.clipboard) { return false; }
+    navigator.clipboard.writeText(text).then(function () { say(button, button.dataset.copied); }, function () {
+      var box = document.getElementById(button.dataset.copy || "share-text");
+      if (box) { box.focus(); box.select(); }
+    });
+    return true;
+  }
+  var share = document.getElementById("share-result");
+  if (share && (navigator.share || navigator.clipboard)) {
+    share.hidden = false;
+    share.addEventListener("click", function () {
+      var data = { title: share.dataset.title, text: share.dataset.text, url: share.dataset.url };
+      if (navigator.share) {
+        navigator.share(data).catch(function () {});  // closed by the user: nothing to say
+      } else {
+        copy(share, data.text + "\n" + data.url);
+      }
+    });
+  }
+  document.querySelectorAll(".js-copy").forEach(function (button) {
+    var box = document.getElementById(button.dataset.copy);
+    if (!box || !navigator.clipboard) { return; }
+    button.hidden = false;
+    button.addEventListener("click", function () { copy(button, box.value); });
+  });
+  document.querySelectorAll("#share-link, #share-text, #private-link").forEach(function (box) {
+    box.addEventListener("focus", function () { box.select(); });
+  });
+})();

@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 from flask.sessions import SecureCookieSessionInterface
 
 from scorekeeper.web.links import encode_game
-from tests.conftest import CASE_FILES, form_data, load_case, make_test_app
+from tests.conftest import CASE_FILES, form_data, load_case, make_test_app, saved_links
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 
@@ -137,13 +137,15 @@ def test_session_cookie_holds_no_edit_secret(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
     path = sheet_path(client)
-    private = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
-    secret = private.headers["Location"].rsplit("/", 1)[1]
+    saved = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
+    public, private = saved_links(client, saved)
+    secret = private.rsplit("/", 1)[1]
     serializer = SecureCookieSessionInterface().get_signing_serializer(app)
     cookie = client.get_cookie("session").value
     assert secret not in json.dumps(serializer.loads(cookie))
-    again = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
-    assert again.status_code == 303 and again.headers["Location"] == "/g/" + private.headers["Location"].split("/")[2]
+    assert BeautifulSoup(client.get(path).data, "html.parser").select_one("#already-saved a")["href"] == public
+    again = client.post("/games", data={"csrf_token": csrf(client, "/"), "token": path.split("/")[-1]})
+    assert again.status_code == 303 and again.headers["Location"] == public
 
 
 @pytest.mark.parametrize("host", ["a..b", ".", "a" * 64 + ".example", "a" * 1000 + ".example"])

@@ -23,12 +23,13 @@ def test_workers_share_games_and_sessions(database_url, tmp_path):
     with gunicorn(database_url, workers=3, log=tmp_path / "gunicorn.log") as base:
         saved = []
         phone_groups = None  # the group cookie of the first save (signed by one worker, read by all)
-        for _ in range(6):
+        for day in range(1, 7):  # six sheets (one game per sheet: saving one again gives the same game)
             session = requests.Session()  # a new connection each time: any worker
             if phone_groups:
                 session.cookies.set("groups", phone_groups, domain=urlsplit(base).hostname, path="/")
             token = csrf_token(session, base + "/")
-            scored = session.post(base + "/", data=form_data(FOUR["game"]) | {"csrf_token": token}, timeout=10)
+            fields = form_data(FOUR["game"]) | {"csrf_token": token, "played_on": f"2026-11-0{day}"}
+            scored = session.post(base + "/", data=fields, timeout=10)
             assert scored.status_code == 200 and "/sheet/" in scored.url
             save_token = BeautifulSoup(scored.text, "html.parser").select_one("#save-game input[name=csrf_token]")
             sheet_token = scored.url.rsplit("/", 1)[1]
@@ -36,7 +37,13 @@ def test_workers_share_games_and_sessions(database_url, tmp_path):
                 base + "/games", data={"csrf_token": save_token["value"], "token": sheet_token}, timeout=10
             )
             assert private.status_code == 200, private.text[:300]
-            public_id = re.search(r"/g/([\w-]+)/", private.url)[1]
+            public_id = re.fullmatch(r".*/g/([\w-]+)", private.url)[1]  # the read-only page
+            # the private link, shown once: the session and the cookie were read by whichever worker answered
+            assert (
+                BeautifulSoup(private.text, "html.parser")
+                .select_one("#private-link")["value"]
+                .startswith(private.url + "/")
+            )
             saved.append(public_id)
             phone_groups = phone_groups or session.cookies.get("groups")
         for public_id in saved:

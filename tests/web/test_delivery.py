@@ -33,8 +33,9 @@ def linked_static_urls(html: str) -> list[str]:
 
 
 def without_csrf_token(html: bytes) -> bytes:
-    """The page without its CSRF token (signed with the time: two requests may differ)."""
-    return re.sub(rb'(name="csrf_token" type="hidden" value=")[^"]*', rb"\1", html)
+    """The page without its CSRF token (signed with the time: two requests may differ)
+    and its save form's one-time attempt (one per form shown)."""
+    return re.sub(rb'(name="(?:csrf_token|attempt)" type="hidden" value=")[^"]*', rb"\1", html)
 
 
 def sha12(path: Path) -> str:

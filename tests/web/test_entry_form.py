@@ -38,8 +38,8 @@ def default_buttons(soup: BeautifulSoup) -> dict[str, object]:
 def test_every_form_presses_its_main_action_on_enter(db_client, lang):
     """R: Enter does the form's main action (or nothing), never a language switch."""
     public, private = save(db_client)
-    token = sheet_token(db_client, FOUR["game"])
-    pages = ["/", f"/sheet/{token}", f"/sheet/{token}/edit", private + "/edit", "/games", "/games/import", private]
+    token = sheet_token(db_client, FOUR["game"], "2026-11-29")  # not saved: its sheet offers to save it
+    pages = ["/", f"/sheet/{token}", f"/sheet/{token}/edit", private + "/edit", "/games", "/games/import", public]
     seen = set()
     for path in pages:
         response = db_client.get(f"{path}?lang={lang}")
@@ -132,7 +132,7 @@ def test_saved_times_without_javascript_are_marked_utc(db_client):
     public, private = save(db_client)
     data = form_data(FOUR["game"]) | {"played_on": "2026-11-28", "location": "Garten", "based_on": "1"}
     assert db_client.post(private + "/edit", data=data).status_code == 303
-    time = soup_of(db_client.get(private)).select_one("#revisions summary time.local-time")
+    time = soup_of(db_client.get(public)).select_one("#revisions summary time.local-time")
     assert time.get_text().endswith(" UTC") and time["datetime"].endswith("Z")
 
 

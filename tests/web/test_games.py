@@ -14,7 +14,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import CASE_FILES, form_data, load_case
+from tests.conftest import CASE_FILES, form_data, load_case, saved_links
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 TIE = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))
@@ -33,12 +33,7 @@ def sheet_token(client, game: dict, played_on: str = "2026-11-28") -> str:
 def save(client, game: dict = FOUR["game"], played_on: str = "2026-11-28", **details) -> tuple[str, str]:
     """Save *game*; returns (read-only path, private path)."""
     token = sheet_token(client, game, played_on)
-    response = client.post("/games", data={"token": token, **details})
-    assert response.status_code == 303
-    private = response.headers["Location"]
-    match = re.fullmatch(r"/g/([\w-]+)/([\w-]+)", private)
-    assert match, private
-    return f"/g/{match[1]}", private
+    return saved_links(client, client.post("/games", data={"token": token, **details}))
 
 
 def totals(response) -> list[int]:
@@ -53,12 +48,13 @@ def test_sheet_offers_to_save(db_client):
 
 def test_save_gives_read_only_and_private_links_with_qr(db_client):
     public, private = save(db_client, location="Café Drako", notes="Cy's birthday")
-    page = db_client.get(private)
+    page = db_client.get(public)  # this phone saved it: its page offers to correct it
     soup = soup_of(page)
     assert totals(page) == [p["total"] for p in FOUR["expected"]["players"]]
-    assert soup.select_one("#read-only-link")["value"].endswith(public)
-    assert soup.select_one("#edit-link")["value"].endswith(private)
-    assert soup.select_one("#owner .qr-screen img")["src"].endswith("/qr.svg")
+    assert soup.select_one("#share-link")["value"].endswith(public)
+    assert soup.select_one("#edit")["href"] == public + "/edit"
+    assert soup.select_one("#qr-large img")["src"] == public + "/qr.svg"
+    assert private not in page.get_data(as_text=True)  # shown once, right after saving
     assert soup.select_one("#location").get_text() == "Café Drako"
     assert soup.select_one("#played-on")["datetime"] == "2026-11-28"
     public_id = public.removeprefix("/g/")
@@ -67,7 +63,7 @@ def test_save_gives_read_only_and_private_links_with_qr(db_client):
 
 def test_read_only_link_shows_the_sheet_but_no_way_to_change_it(db_client):
     public, private = save(db_client)
-    page = db_client.get(public)
+    page = db_client.application.test_client().get(public)  # another phone
     assert page.status_code == 200
     assert totals(page) == [p["total"] for p in FOUR["expected"]["players"]]
     soup = soup_of(page)
@@ -87,9 +83,11 @@ def test_wrong_secret_is_a_404(db_client, suffix):
 
 def test_read_only_link_cannot_edit_or_delete(db_client):
     public, _ = save(db_client)
-    assert db_client.post(public + "/delete").status_code in (404, 405)
-    assert db_client.get(public + "/edit").status_code == 404
-    assert db_client.get(public).status_code == 200
+    other = db_client.application.test_client()  # a phone that neither saved it nor opened its private link
+    assert other.post(public + "/delete", data={"confirm": "yes"}).status_code == 403
+    assert other.get(public + "/edit").status_code == 403
+    assert other.post(public + "/edit", data=form_data(FOUR["game"]) | {"based_on": 1}).status_code == 403
+    assert other.get(public).status_code == 200 and db_client.get(public).status_code == 200
 
 
 def test_correction_keeps_the_earlier_revision(db_client):
@@ -103,7 +101,7 @@ def test_correction_keeps_the_earlier_revision(db_client):
     response = db_client.post(
         private + "/edit", data=form_data(corrected) | {"based_on": 1, "played_on": "2026-11-28", "location": "Home"}
     )
-    assert response.status_code == 303 and response.headers["Location"] == private
+    assert response.status_code == 303 and response.headers["Location"] == public  # this phone remembers it
     page = db_client.get(public)
     assert totals(page)[0] == FOUR["expected"]["players"][0]["total"] - 2
     soup = soup_of(page)
@@ -261,7 +259,7 @@ def test_saving_the_same_sheet_twice_keeps_one_game(db_client):
     token = sheet_token(db_client, FOUR["game"])
     first = db_client.post("/games", data={"token": token}).headers["Location"]
     second = db_client.post("/games", data={"token": token}).headers["Location"]
-    assert first.startswith(second + "/")  # the second save shows the saved game's read-only page
+    assert first == second  # the second save shows the saved game's read-only page
     assert len(db_client.get("/games.json").get_json()["games"]) == 1
 
 

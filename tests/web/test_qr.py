@@ -64,8 +64,8 @@ def test_a_saved_games_qr_code_reads_back_as_its_read_only_link(client, tmp_path
     token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
     saved = client.post("/games", data={"token": token}, follow_redirects=True)
     page = BeautifulSoup(saved.data, "html.parser")
-    read_only = page.select_one("#read-only-link")["value"]
-    image = client.get(page.select_one("#owner .qr-screen img")["src"])
+    read_only = page.select_one("#share-link")["value"]
+    image = client.get(page.select_one("#qr-large img")["src"])
     assert image.status_code == 200
     assert decode_png(svg_to_png(image.data, tmp_path)) == [read_only]
     assert client.get(read_only.removeprefix("http://localhost") + "/qr.svg").data == image.data

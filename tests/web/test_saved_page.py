@@ -8,15 +8,15 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import CASE_FILES, form_data, load_case
+from tests.conftest import CASE_FILES, form_data, load_case, saved_links
 
 GAME = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
 
 
 def save(client, game=GAME, location="Café Lüders", notes=""):
-    """Save *game*; the owner's page URL."""
+    """Save *game*; the private link (this phone remembers it: the read-only page shows it the owner's controls)."""
     token = client.post("/", data=form_data(game)).headers["Location"].rsplit("/", 1)[-1]
-    return client.post("/games", data={"token": token, "location": location, "notes": notes}).headers["Location"]
+    return saved_links(client, client.post("/games", data={"token": token, "location": location, "notes": notes}))[1]
 
 
 def order_of(html: bytes, *selectors: str) -> list[int]:
@@ -29,17 +29,17 @@ def order_of(html: bytes, *selectors: str) -> list[int]:
 @pytest.mark.pdf
 def test_the_owner_sees_the_score_then_sharing_then_correcting_and_deleting(db_client):
     owner = save(db_client)
-    page = db_client.get(owner).data
-    positions = order_of(page, "#winner", "#score-table", "#kingdoms", "#read-only-link", "#pdf", "#edit",
-                         "#edit-link", "#delete-game")  # fmt: skip
+    page = db_client.get(owner, follow_redirects=True).data
+    positions = order_of(page, "#winner", "#score-table", "#kingdoms", "#share-result", "#share-link", "#pdf",
+                         "#rematch", "#edit", "#delete-game")  # fmt: skip
     assert positions == sorted(positions)
 
 
 @pytest.mark.pdf
 def test_everyone_else_sees_the_score_then_the_link(db_client):
     owner = save(db_client)
-    public = BeautifulSoup(db_client.get(owner).data, "html.parser").select_one("#read-only-link")["value"]
-    page = db_client.get(public).data
+    public = "/g/" + owner.split("/")[2]
+    page = db_client.application.test_client().get(public).data
     positions = order_of(page, "#score-table", "#kingdoms", "#share-link", "#player-links", "#pdf")
     assert positions == sorted(positions)
     soup = BeautifulSoup(page, "html.parser")
@@ -69,7 +69,7 @@ def test_each_revision_lists_what_it_changed(db_client):
     corrected["players"][0]["legends"] = []
     data = form_data(corrected) | {"based_on": 1, "played_on": "2026-11-30", "location": "Café Lüders"}
     assert db_client.post(owner + "/edit", data=data).status_code == 303
-    soup = BeautifulSoup(db_client.get(owner + "?lang=en").data, "html.parser")
+    soup = BeautifulSoup(db_client.get(owner + "?lang=en", follow_redirects=True).data, "html.parser")
     latest, first = soup.select("#revisions > ul > li")
     changes = [li.get_text() for li in latest.select(".changes li")]
     assert changes == [
@@ -82,6 +82,6 @@ def test_each_revision_lists_what_it_changed(db_client):
     assert latest.select_one("time.local-time")  # static/js/times.js: the viewer's time zone
     summary = soup.select_one("#revisions summary")
     assert summary.select_one(".open-hint").get_text() == "What changed"
-    german = BeautifulSoup(db_client.get(owner + "?lang=de").data, "html.parser")
+    german = BeautifulSoup(db_client.get(owner + "?lang=de", follow_redirects=True).data, "html.parser")
     line = german.select("#revisions > ul > li")[0].select(".changes li")[1].get_text()
     assert line == "\u2068Yara\u2069, Zeile 3, Spalte 2: Menschen → Wald"
