@@ -3,7 +3,8 @@
 The database is an SQLite file in the instance folder unless ``DATABASE_URL``
 (or ``SCOREKEEPER_DATABASE_URL``) names another, such as PostgreSQL. The
 schema is brought up to date by Alembic when the app starts, so a fresh
-checkout needs no extra command.
+checkout needs no extra command; shared tables left unlocked for a day are
+removed then (and whenever a table is started or looked up).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import NullPool, Pool
 
 from .db import db
+from .tables import expire_tables
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -73,6 +75,7 @@ def init_app(app: Flask) -> None:
         with app.app_context():
             with _migration_lock(app):
                 upgrade(directory=str(MIGRATIONS))
+            expire_tables()  # shared tables left unlocked for a day go at start-up (and on access)
             # Close every connection the migration opened (the lock's included):
             # workers forked after this (gunicorn --preload) must not share them.
             db.engine.dispose()
