@@ -175,7 +175,8 @@ def fill_phone_slots(response: Response) -> Response:
     if ROSTER_SLOT in page:
         page = page.replace(ROSTER_SLOT, roster_suggestions())
     response.set_data(page)
-    response.headers["Cache-Control"] = "private, no-cache"
+    if "no-store" not in response.headers.get("Cache-Control", ""):  # a page holding an edit secret stays no-store
+        response.headers["Cache-Control"] = "private, no-cache"
     response.vary.add("Cookie")
     return response
 

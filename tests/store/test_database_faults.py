@@ -84,7 +84,8 @@ def unused_port() -> int:
 
 
 def test_postgresql_unreachable_answers_503_with_every_entry_back():
-    app = make_app(f"postgresql://scorekeeper:scorekeeper@127.0.0.1:{unused_port()}/scorekeeper")
+    # an open history, so that History asks the database (a phone in no group sees no games without asking)
+    app = make_app(f"postgresql://scorekeeper:scorekeeper@127.0.0.1:{unused_port()}/scorekeeper", OPEN_HISTORY=True)
     client = app.test_client()
     assert client.get("/healthz").status_code == 200  # liveness: the process answers
     ready = client.get("/readyz")

@@ -44,9 +44,8 @@ def save(phone, game: dict, played_on: str = "2026-11-28", **choice) -> str:
     """Save *game* from *phone*; the read-only path."""
     response = phone.post("/games", data={"token": sheet_token(phone, game, played_on), **choice})
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
-    match = re.fullmatch(r"/g/([\w-]+)(?:/[\w-]+)?", response.headers["Location"])  # the read-only page
-    assert match, response.headers["Location"]
-    return f"/g/{match[1]}"
+    assert re.fullmatch(r"/g/[\w-]+", response.headers["Location"]), response.headers["Location"]
+    return response.headers["Location"]  # saving lands on the read-only page
 
 
 def history_ids(phone, query: str = "") -> list[str]:

@@ -40,7 +40,7 @@ def test_everyone_else_sees_the_score_then_the_link(db_client):
     owner = save(db_client)
     public = "/g/" + owner.split("/")[2]
     page = db_client.application.test_client().get(public).data
-    positions = order_of(page, "#score-table", "#kingdoms", "#share-link", "#player-links", "#pdf")
+    positions = order_of(page, "#score-table", "#kingdoms", "#share-link", "#pdf")  # (stats: for the group only)
     assert positions == sorted(positions)
     soup = BeautifulSoup(page, "html.parser")
     assert soup.select_one("#edit") is None and soup.select_one("#delete-game") is None
