@@ -92,7 +92,7 @@ def memory(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024
 
 
-def measure(url: str, port: int, invite: str) -> None:
+def measure(url: str, port: int, invite: str, csv: bool = True) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
     env |= {"SCOREKEEPER_DATABASE_URL": url, "SCOREKEEPER_SECRET_KEY": "bench", "SCOREKEEPER_MIGRATE": "false"}
     server = subprocess.Popen(
@@ -136,6 +136,8 @@ def measure(url: str, port: int, invite: str) -> None:
                 f"  {label:<30} {statistics.median(times):7.1f} ms  ({max(times):.1f} max, first {cold:.0f} ms,"
                 f" {size / 1024:.0f} KB)"
             )
+        if not csv:
+            return
         before = memory(worker)
         started = time.perf_counter()
         first = None
@@ -160,6 +162,9 @@ def measure(url: str, port: int, invite: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL database to fill (emptied first)")
+    parser.add_argument("--sqlite", metavar="FILE", help="the SQLite file to fill (default: a new one)")
+    parser.add_argument("--keep", action="store_true", help="keep what the database holds (add only what is missing)")
+    parser.add_argument("--no-csv", action="store_true", help="leave the CSV export out (minutes at 100,000 games)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--port", type=int, default=5310, help="for the gunicorn it starts (default 5310)")
     args = parser.parse_args()
@@ -167,17 +172,18 @@ def main() -> None:
         url = args.postgres.replace("postgresql://", "postgresql+psycopg://", 1)
         import sqlalchemy
 
-        engine = sqlalchemy.create_engine(url)
-        with engine.begin() as connection:
-            connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
-        engine.dispose()
+        if not args.keep:
+            engine = sqlalchemy.create_engine(url)
+            with engine.begin() as connection:
+                connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+            engine.dispose()
     else:
-        url = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
+        url = f"sqlite:///{args.sqlite or Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
     print(f"{url.split('@')[-1]}", flush=True)
     for games in args.sizes:
         print(f"{games:,} games", flush=True)
         invite = fill(url, games)
-        measure(url, args.port, invite)
+        measure(url, args.port, invite, csv=not args.no_csv)
 
 
 if __name__ == "__main__":

@@ -77,7 +77,7 @@ def pdf_client(bases: list[str], until: float, seed: int, log: list[tuple[float,
 
 
 def percentile(values: list[float], q: int) -> float:
-    return statistics.quantiles(values, n=100)[q - 1] * 1000 if len(values) > 1 else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] * 1000 if len(values) > 1 else float("nan")
 
 
 def run(seconds: float, setup: str, database_url: str | None) -> dict:

@@ -122,7 +122,7 @@ def run(setup: str, clients: int, seconds: float, work: Path) -> dict:
             answers = probe(base, seconds)
             closed = slow.closed
     times = sorted(t for t in answers if t is not None)
-    quantiles = statistics.quantiles(times, n=20) if len(times) > 1 else [float("nan")] * 19
+    quantiles = statistics.quantiles(times, n=20, method="inclusive") if len(times) > 1 else [float("nan")] * 19
     return {
         "setup": setup,
         "probes": len(answers),

@@ -12,6 +12,12 @@ a cell paints it. Two orders are counted:
 
 Besides the kingdoms: "Add a player" for each player past two, opening
 "Legends claimed" and ticking each Legend, and "Score the game".
+
+Score together (a shared table, each player on their own phone): the taps
+each player makes for their own kingdom on their seat page — one palette tap
+per card type, one per cell, opening "Legends claimed" and ticking each
+Legend, and "Done" — besides typing their name once. Target: at most 30 per
+player (issue #10). tests/browser/test_table.py makes exactly these taps.
 """
 
 from __future__ import annotations
@@ -63,6 +69,14 @@ def other_taps(game: dict) -> int:
     return max(0, len(players) - 2) + legends + 1
 
 
+def own_kingdom(player: dict) -> int:
+    """Taps for one player entering their own kingdom on a shared table's seat page."""
+    cells = [card for row in player["kingdom"] for card in row]
+    palette = sum(1 for card in ORDER if card in cells)
+    legends = 1 + len(player["legends"]) if player.get("legends") else 0
+    return palette + len(cells) + legends + 1  # + "Done"
+
+
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else CASE
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -76,6 +90,10 @@ def main() -> None:
             f"{name:>9}: {kingdoms} taps for the kingdoms ({palette} palette + {kingdoms - palette} cells), "
             f"{other} for players, Legends and scoring: {kingdoms + other} taps plus the names"
         )
+    per_player = {player["name"]: own_kingdom(player) for player in game["players"]}
+    shown = ", ".join(f"{name} {taps}" for name, taps in per_player.items())
+    verdict = "within" if max(per_player.values()) <= 30 else "OVER"
+    print(f" together: each player on their own phone: {shown} taps plus the name ({verdict} the 30 per player)")
 
 
 if __name__ == "__main__":

@@ -554,6 +554,30 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "details-not-text": lambda w, p: w._("location and notes must be text"),
     "details-too-long": _too_long,
     "details-hidden-characters": _hidden_characters,
+    # shared tables ("Score together", store.tables)
+    "table-not-found": lambda w, p: w._("no open table has this code; check it with the host"),
+    "seat-not-found": lambda w, p: w._("the table has no seat %(seat)d", **p),
+    "table-locked": lambda w, p: w._("the table is locked: it takes no more seats or changes"),
+    "table-not-locked": lambda w, p: w._("the table is not locked yet"),
+    "table-full": lambda w, p: w._("the table is full: a game has at most %(most)d players", **p),
+    "seat-not-yours": lambda w, p: w._("only the seat's own phone or the host can change seat %(seat)d", **p),
+    "host-only": lambda w, p: w._("only the host can do this"),
+    "check-needs-seat": lambda w, p: w._("only a player seated at the table can check a kingdom"),
+    "check-own-seat": lambda w, p: w._("a kingdom is checked by another player, not by its owner"),
+    "check-not-done": lambda w, p: w._("the kingdom is not marked done yet"),
+    "kingdom-not-complete": lambda w, p: w._(
+        "the kingdom has %(count)d of 16 cards; it can be marked done when all 16 are entered", **p
+    ),
+    "cell-invalid": lambda w, p: w._("a cell is a number from 0 to %(most)d, row by row", **p),
+    "body-not-object": lambda w, p: w._("the body must be a JSON object (Content-Type: application/json)"),
+    "checks-not-boolean": lambda w, p: w._("checks must be true or false"),
+    "done-not-boolean": lambda w, p: w._("done must be true or false"),
+    "lock-not-done": lambda w, p: w._("the kingdom is not marked done yet"),
+    "lock-not-checked": lambda w, p: w._("the kingdom has not been checked by another player yet"),
+    "lock-wrong-cell": lambda w, p: w._(
+        "another player reported %(cell)s as wrong; it needs a look and to be marked done again",
+        cell=w.cell(p["cell"]),
+    ),
     # groups and their rosters (store.groups)
     "group-name-empty": lambda w, p: w._("the group needs a name"),
     "group-name-too-long": lambda w, p: w._("the group name is longer than %(most)d characters", **p),

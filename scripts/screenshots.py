@@ -5,6 +5,8 @@
 Fills the form with tests/data/cases/19-four-players.json, scores it, and
 saves form.png, sheet.png and the print previews (A4, Letter) to OUT_DIR; then
 saves the game and takes its read-only page in German (saved-de.png).
+Then four phones share a table ("Score together"): table.png is the live
+table on a phone while the kingdoms come in.
 """
 
 from __future__ import annotations
@@ -35,9 +37,7 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2)
         page.goto(base + "/")
-        for _ in range(len(game["players"]) - 2):
-            with page.expect_navigation():
-                page.click("#add-player")
+        page.click(f".player-count [data-count='{len(game['players'])}']")  # the panels at once (JavaScript)
         for i, player in enumerate(game["players"]):
             page.fill(f"#players-{i}-name", player["name"])
             cells = [card for row in player["kingdom"] for card in row]
@@ -62,7 +62,44 @@ def main() -> None:
         page.locator("#saved").scroll_into_view_if_needed()
         page.screenshot(path=str(out / "saved-de.png"), full_page=False)
         print(page.url)
+        shared_table(browser, base, game, out)
         browser.close()
+
+
+def shared_table(browser, base: str, game: dict, out: Path) -> None:
+    """Four phones at one table: two kingdoms done (one checked), one half entered, one not begun."""
+    phones = [browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2) for _ in range(4)]
+    host = phones[0]
+    host.goto(base + "/")
+    with host.expect_navigation():
+        host.click("#start-table-button")
+    link = host.get_attribute("#table-link", "href")
+    for page, player in zip(phones, game["players"], strict=True):
+        page.goto(link)
+        page.fill("#name", player["name"])
+        with page.expect_navigation():
+            page.click("#take-seat-button")
+        page.wait_for_selector("#palette:not([hidden])")
+    for n, (page, player) in enumerate(zip(phones[:3], game["players"], strict=False)):
+        rows = player["kingdom"] if n < 2 else player["kingdom"][:2] + [["...."]] * 2
+        page.click("#player-0 details.paste-field summary")
+        page.fill("#seat-paste", "\n".join(" ".join(row) for row in rows))
+        page.click(".fill-grid")
+        page.wait_for_selector("#save-status:not(:empty)")
+        if n < 2:
+            with page.expect_navigation():
+                page.click("#done")
+    with host.expect_navigation():
+        host.click("#check-2")
+    with host.expect_navigation():
+        host.click("#checked")
+    viewer = phones[3]
+    viewer.goto(link)
+    viewer.locator("#seats-title").scroll_into_view_if_needed()
+    viewer.wait_for_timeout(1500)
+    viewer.screenshot(path=str(out / "table.png"), full_page=False)
+    for page in phones:
+        page.close()
 
 
 if __name__ == "__main__":

@@ -106,6 +106,33 @@ def every_kind_of_refusal() -> list[GameError]:
         *imported({**good, "location": 5}),
         *imported({**good, "location": "x" * 101}),
         *imported({**good, "notes": "a\u202eb"}),
+        *table_refusals(),
+    ]
+
+
+def table_refusals() -> list[GameError]:
+    """The refusals of a shared table (store.tables), as it raises them
+    (tests/store/test_tables.py and tests/web/test_tables_api.py meet each)."""
+    ada = {"player": 0, "player_name": "Ada"}
+    return [
+        GameError("table-not-found"),
+        GameError("seat-not-found", seat=5),
+        GameError("table-locked"),
+        GameError("table-not-locked"),
+        GameError("table-full", most=4),
+        GameError("seat-not-yours", seat=2),
+        GameError("host-only"),
+        GameError("check-needs-seat"),
+        GameError("check-own-seat"),
+        GameError("check-not-done", **ada),
+        GameError("kingdom-not-complete", count=15, **ada),
+        GameError("cell-invalid", most=15),
+        GameError("lock-not-done", **ada),
+        GameError("lock-not-checked", **ada),
+        GameError("lock-wrong-cell", cell=6, **ada),
+        GameError("body-not-object"),
+        GameError("checks-not-boolean"),
+        GameError("done-not-boolean"),
     ]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, ClassVar
@@ -187,6 +188,25 @@ def shows_a_name(text: str) -> bool:
     """Whether *text* has anything visible in it: a name of nothing but spaces
     and invisible characters (zero-width spaces) counts as empty (R8)."""
     return any(_is_visible(ch) for ch in text)
+
+
+def checked_name(raw: object, others: Sequence[str] = ()) -> str:
+    """A new player's name as it will be shown (NFC, trimmed), checked by R8
+    against the names *others* already taken, as :meth:`Game.from_dict` checks
+    a game's names (the same identity: case, Unicode form and invisible
+    formatting characters do not make another name).
+
+    :raises InvalidPlayerName: ``"name-not-text"``, ``"name-hidden-characters"``,
+        ``"name-empty"``, ``"name-too-long"`` or ``"name-taken"`` (with ``other``,
+        the name it equals); ``player`` is the new name's index, ``len(others)``.
+    """
+    seen: dict[str, str] = {}
+    for index, other in enumerate(others):
+        _check_name(other, index, seen)
+    name, errors = _check_name(raw, len(others), seen)
+    if errors:
+        raise errors[0]
+    return name
 
 
 #: A name longer than this is refused as too long before its characters are

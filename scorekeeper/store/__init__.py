@@ -3,7 +3,8 @@
 The database is an SQLite file in the instance folder unless ``DATABASE_URL``
 (or ``SCOREKEEPER_DATABASE_URL``) names another, such as PostgreSQL. The
 schema is brought up to date by Alembic when the app starts, so a fresh
-checkout needs no extra command.
+checkout needs no extra command; shared tables left unlocked for a day are
+removed then (and whenever a table is started or looked up).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from flask import Flask
 from flask_migrate import Migrate, upgrade
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import NullPool, Pool
 
 from .db import db
+from .tables import expire_tables
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -72,6 +75,7 @@ def init_app(app: Flask) -> None:
         with app.app_context():
             with _migration_lock(app):
                 upgrade(directory=str(MIGRATIONS))
+            expire_tables()  # shared tables left unlocked for a day go at start-up (and on access)
             # Close every connection the migration opened (the lock's included):
             # workers forked after this (gunicorn --preload) must not share them.
             db.engine.dispose()
@@ -121,7 +125,10 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
+    file = next((row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"), "")
     cursor.close()
+    if file and not os.access(file, os.W_OK):  # SQLite opened it read-only, for good
+        connection_record.info["read_only_file"] = file
 
 
 @event.listens_for(Engine, "handle_error")
@@ -132,3 +139,12 @@ def _read_only_sqlite_connection_is_lost(context) -> None:
     pool's others (the next request connects afresh) instead of keeping it."""
     if getattr(context.original_exception, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
         context.is_disconnect = True
+
+
+@event.listens_for(Pool, "checkout")
+def _replace_read_only_sqlite_connection(dbapi_connection, connection_record, connection_proxy) -> None:
+    """A connection opened while its SQLite file was read-only is replaced as
+    soon as the file is writable again (before, it serves reads as it can)."""
+    file = connection_record.info.get("read_only_file")
+    if file and os.access(file, os.W_OK):
+        raise DisconnectionError("the SQLite file is writable again")  # the pool connects afresh

@@ -421,8 +421,6 @@ def history(
     ``ix_player_results_name_key_played_on``), so the last page of 100,000
     games costs what the first does, apart from counting.
     """
-    if scope.is_empty:
-        return Page([], 0, 0, None, None)
     if player.strip():
         source: type[PlayerResult | SavedGame] = PlayerResult
         played, number = PlayerResult.played_on, PlayerResult.game_id

@@ -189,3 +189,68 @@ class PlayerResult(Model):
     @property
     def won(self) -> bool:
         return self.place == 1
+
+
+class ScoreTable(Model):
+    """A shared table: several phones enter one game, one kingdom each (issue "Score together").
+
+    :ivar code: the join code, 6 characters of :data:`~scorekeeper.store.tables.CODE_ALPHABET`.
+    :ivar host_token_hash: SHA-256 (hex) of the host's secret.
+    :ivar checks_required: every kingdom must be checked by another seat before the lock.
+    :ivar version: +1 on every change of the table or a seat; the ETag of its state.
+    :ivar locked_at: when the table became a saved game; ``None`` while open.
+    :ivar locked_game_id: that saved game (``None`` again if it was deleted later).
+    :ivar next_code: the code of the table "Play again" opened from this one.
+    """
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(6), unique=True)
+    ruleset: Mapped[str] = mapped_column(String(16))
+    played_on: Mapped[date] = mapped_column(Date)
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    checks_required: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    locked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    locked_game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("saved_games.id", ondelete="SET NULL"), default=None, unique=True
+    )
+    next_code: Mapped[str | None] = mapped_column(String(6), default=None)
+
+    seats: Mapped[list[TableSeat]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="TableSeat.number", passive_deletes=True
+    )
+
+
+class TableSeat(Model):
+    """One player's seat at a :class:`ScoreTable`, with the kingdom entered so far.
+
+    :ivar number: 1..4, in the order the seats were taken (the sheet's order).
+    :ivar token_hash: SHA-256 (hex) of the seat's secret (kept by that phone).
+    :ivar cells: the draft kingdom, 16 card ids or ``None``, row by row.
+    :ivar legends: the claimed Legend ids.
+    :ivar checked_by: the number of the seat that checked this kingdom.
+    :ivar wrong_cell: the cell (0..15) another seat reported wrong, and
+        :ivar wrong_by: that seat's number; cleared when the owner changes the kingdom.
+    """
+
+    __tablename__ = "table_seats"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    cells: Mapped[list] = mapped_column(JSON)
+    legends: Mapped[list] = mapped_column(JSON)
+    done: Mapped[bool] = mapped_column(default=False)
+    checked_by: Mapped[int | None] = mapped_column(Integer, default=None)
+    wrong_cell: Mapped[int | None] = mapped_column(Integer, default=None)
+    wrong_by: Mapped[int | None] = mapped_column(Integer, default=None)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    table: Mapped[ScoreTable] = relationship(back_populates="seats")

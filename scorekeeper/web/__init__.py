@@ -22,6 +22,8 @@ def init_app(app: Flask) -> None:
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .preview import kingdom_preview
     from .security import init_security
+    from .table_api import bp as table_api_bp
+    from .tables import bp as tables_bp
     from .views import bp as sheets_bp
 
     app.config.setdefault("IMPORT_MAX_BYTES", IMPORT_LIMIT)
@@ -42,9 +44,12 @@ def init_app(app: Flask) -> None:
 
     csrf.init_app(app)
     csrf.exempt(api_bp)  # stateless JSON scoring: no cookie, no state to forge
+    csrf.exempt(table_api_bp)  # secrets in the Authorization header, never in a cookie: nothing to forge
     app.register_blueprint(sheets_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
+    app.register_blueprint(tables_bp)
+    app.register_blueprint(table_api_bp)
     app.register_blueprint(groups_bp)
     app.jinja_env.globals.update(
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path

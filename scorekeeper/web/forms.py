@@ -152,7 +152,12 @@ def parse_kingdom_text(text: str) -> list[str]:
         raise KingdomTextError(_("Four lines of four cards are needed, not %(count)d.", count=len(lines)))
     cells: list[str] = []
     for number, line in enumerate(lines, start=1):
-        words = [w for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip())) if w.strip(_PUNCTUATION)]
+        # a word of punctuation alone is left over from a typist; a word of dots marks empty cells
+        words = [
+            w
+            for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip()))
+            if w.strip(_PUNCTUATION) or (w and set(w) <= {"."})
+        ]
         if len(words) == 1 and len(words[0]) == 4 and all(ch in KEYS or ch == "." for ch in words[0].lower()):
             words = list(words[0])
         if len(words) != 4:
@@ -325,3 +330,48 @@ class CorrectionForm(DetailsMixin, GameForm):
     """The game form of a saved game, remembering which revision it was opened at."""
 
     based_on = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+
+
+# -- shared tables ("Score together", web/tables.py)
+
+
+class StartTableForm(PageForm):
+    """Start a table: the ruleset and the date played (the host phone's local
+    date, filled in by app.js; the server's day without JavaScript)."""
+
+    ruleset = RadioField(
+        "Ruleset",
+        choices=[SelectChoice(ruleset.id, ruleset.name) for ruleset in RULESETS.values()],
+        default="pocket",
+        validate_choice=False,
+    )
+    played_on = DateField("Date played", validators=[Optional()], default=date.today)
+
+
+class JoinCodeForm(PageForm):
+    """The join code typed on ``/join`` (case, spaces and dashes ignored by the store)."""
+
+    code = StringField(
+        "Join code",
+        render_kw={"maxlength": 20, "autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )
+
+
+class SeatNameForm(PageForm):
+    """A name for a new seat (checked by the store with R8 against the seated names)."""
+
+    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "nickname"})
+
+
+class SeatForm(PageForm):
+    """One seat's kingdom: the game form's player panel (its name unused: the seat has one)."""
+
+    seat = FormField(PlayerForm)
+
+
+class CheckForm(PageForm):
+    """Checking another seat's kingdom: the cell (0..15) found wrong, if any."""
+
+    cell = RadioField(
+        "Cell", choices=[(str(cell), str(cell)) for cell in range(16)], validate_choice=False, validators=[Optional()]
+    )

@@ -32,7 +32,7 @@ from ..engine import (
     UnknownLegend,
     shows_a_name,
 )
-from .forms import GameForm, not_a_card
+from .forms import GameForm, StartTableForm, not_a_card
 from .i18n import N_, error_message, error_text, gettext, ngettext, words
 from .security import CSRF_SLOT
 
@@ -120,6 +120,7 @@ def render_game_form(
         form.players.append_entry()
     if date_from_browser:
         form.played_on.render_kw = {"data-today": date.today().isoformat()}
+    start_form = None if correcting else StartTableForm(formdata=None)  # "Score together" on a new game
     return (
         render_template(
             "sheets/form.html",
@@ -128,22 +129,27 @@ def render_game_form(
             action_url=action_url,
             game_form_action=action_url,  # the header's language buttons post the form (entries kept)
             messages=messages or [],
-            legends=LEGENDS,
+            **kingdom_context(),
             max_players=MAX_PLAYERS,
             min_players=MIN_PLAYERS,
             player_count=player_count,
             added=added,
-            cell_code=_cell_code,
-            CARD_IDS=_CODES,
             entry_errors=any(_has_errors(player.form) for player in form.players),
             player_has_errors=_has_errors,
             player_problems=_problems,
             player_name=_panel_name,
             heading=gettext(heading),
             submit_label=gettext(submit_label),
+            start_form=start_form,
         ),
         status,
     )
+
+
+def kingdom_context() -> dict[str, Any]:
+    """What the shared kingdom entry (``templates/_kingdom.html``) needs from
+    the page's view besides the form: the Legends, and how a cell box shows its card."""
+    return {"legends": LEGENDS, "cell_code": _cell_code, "CARD_IDS": _CODES}
 
 
 #: What a cell box shows for each card: its two-letter code, whole in the narrow box.

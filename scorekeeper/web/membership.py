@@ -19,6 +19,8 @@ page) hold markers where this phone's part goes: :data:`GROUP_CHOICE_SLOT`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import Flask, Response, after_this_request, current_app, g, render_template, request
 from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -60,11 +62,25 @@ def _cookie_keys() -> list[tuple[str, str]]:
     return g.group_keys
 
 
+@dataclass(frozen=True)
+class GroupChoice:
+    """A group as the save form offers it: read once, so that the form can be
+    shown again after a failed save without reaching for the database."""
+
+    public_id: str
+    name: str
+
+
 def phone_groups() -> list[Group]:
     """The groups this phone belongs to, the one used last first."""
     if "phone_groups" not in g:
-        g.phone_groups = store_groups.groups_opened_by(_cookie_keys())
+        _set_phone_groups(store_groups.groups_opened_by(_cookie_keys()))
     return g.phone_groups
+
+
+def _set_phone_groups(groups: list[Group]) -> None:
+    g.phone_groups = groups
+    g.group_choices = [GroupChoice(group.public_id, group.name) for group in groups]
 
 
 def is_open_history() -> bool:
@@ -108,13 +124,23 @@ def join(group: Group, secret: str, *, first: bool = True) -> None:
     else:
         keys = [*others[: MAX_GROUPS - 1], (group.public_id, secret)]
     _store_keys(keys)
-    g.pop("phone_groups", None)
+    _known_groups(group, keys)
+
+
+def _known_groups(joined: Group | None, keys: list[tuple[str, str]]) -> None:
+    """This phone's groups in the order of *keys*, from those already read
+    (no query: the page after a failed save must not reach for the database)."""
+    known = {grp.public_id: grp for grp in g.get("phone_groups", [])}
+    if joined is not None:
+        known[joined.public_id] = joined
+    _set_phone_groups([known[public_id] for public_id, _ in keys if public_id in known])
 
 
 def leave(group: Group) -> None:
     """Take *group* off this phone (its games leave this phone's history)."""
-    _store_keys([k for k in _cookie_keys() if k[0] != group.public_id])
-    g.pop("phone_groups", None)
+    keys = [k for k in _cookie_keys() if k[0] != group.public_id]
+    _store_keys(keys)
+    _known_groups(None, keys)
 
 
 def _store_keys(keys: list[tuple[str, str]]) -> None:
@@ -157,7 +183,8 @@ def fill_phone_slots(response: Response) -> Response:
 
 def group_choice(error: str | None = None) -> str:
     """The save form's part that chooses the group: this phone's groups, or a new one (named)."""
-    groups = phone_groups()
+    phone_groups()
+    groups: list[GroupChoice] = g.group_choices
     chosen = request.form.get("group") if request.method == "POST" else None
     if chosen is None or (chosen != "new" and chosen not in {grp.public_id for grp in groups}):
         chosen = groups[0].public_id if groups else "new"

@@ -12,6 +12,13 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
   corrections, deletions and imports per client address.
 - ``PDF_RATE_LIMIT`` (default ``"20 per minute;200 per hour"``): PDF
   downloads per client address (a repeated sheet-link PDF is served from cache).
+- ``TABLE_RATE_LIMIT`` (default ``"10 per minute;60 per hour"``): shared
+  tables started per client address.
+- ``JOIN_RATE_LIMIT`` (default ``"20 per minute;120 per hour"``): seats taken
+  at shared tables per client address.
+- ``WRONG_CODE_RATE_LIMIT`` (default ``"10 per minute;30 per hour"``): table
+  codes that name no table, per client address, as failed logins count; over
+  it, every table address answers 429 to that address until the window passes.
 - ``RATELIMIT_STORAGE_URI`` (default ``memory://``, per process); a
   ``redis://`` URL shares the counts between processes and hosts, which any
   setup of more than one process needs: with memory storage each gunicorn
@@ -28,7 +35,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Flask, current_app, render_template
+from flask import Flask, Response, current_app, g, render_template
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -67,11 +74,40 @@ def pdf_rate_limit() -> str:
     return current_app.config["PDF_RATE_LIMIT"]
 
 
+def table_rate_limit() -> str:
+    """The rate limit for starting shared tables."""
+    return current_app.config["TABLE_RATE_LIMIT"]
+
+
+def join_rate_limit() -> str:
+    """The rate limit for taking seats at shared tables."""
+    return current_app.config["JOIN_RATE_LIMIT"]
+
+
+def wrong_code_rate_limit() -> str:
+    """The rate limit for table codes that name no table (a failed login's)."""
+    return current_app.config["WRONG_CODE_RATE_LIMIT"]
+
+
+def count_wrong_code() -> None:
+    """Mark this request as one that named no table: the ``wrong-codes`` limit counts it."""
+    g.wrong_code = True
+
+
+def was_wrong_code(response: Response) -> bool:
+    """``deduct_when`` of the ``wrong-codes`` limit: only requests marked by
+    :func:`count_wrong_code` are counted (pages and API alike)."""
+    return bool(g.get("wrong_code"))
+
+
 def init_security(app: Flask) -> None:
     """Install headers, proxy handling and rate limits on *app*."""
     app.config.setdefault("HTTPS", False)
     app.config.setdefault("SAVE_RATE_LIMIT", "30 per minute;300 per hour")
     app.config.setdefault("PDF_RATE_LIMIT", "20 per minute;200 per hour")
+    app.config.setdefault("TABLE_RATE_LIMIT", "10 per minute;60 per hour")
+    app.config.setdefault("JOIN_RATE_LIMIT", "20 per minute;120 per hour")
+    app.config.setdefault("WRONG_CODE_RATE_LIMIT", "10 per minute;30 per hour")
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 1, "socket_connect_timeout": 1})

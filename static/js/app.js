@@ -30,11 +30,12 @@
   });
 
   // The date played of a new game: the phone's own day, not the server's.
-  var played = document.querySelector("input[data-today]");
-  if (played && played.value === played.dataset.today) {
+  // (the game form's, "Start a table", "Play again")
+  document.querySelectorAll("input[data-today]").forEach(function (played) {
+    if (played.value !== played.dataset.today) { return; }
     var now = new Date(), two = function (n) { return (n < 10 ? "0" : "") + n; };
     played.value = played.defaultValue = now.getFullYear() + "-" + two(now.getMonth() + 1) + "-" + two(now.getDate());
-  }
+  });
   // Saved times (<time class="local-time">) are shown in the viewer's time zone by times.js.
 
 })();

@@ -4,7 +4,6 @@ its invite link opened in a second browser (its own cookies), axe on the new pag
 from __future__ import annotations
 
 import copy
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -69,8 +68,8 @@ def test_the_invite_link_adds_the_group_to_a_second_browser(browser, live_server
     other.goto(f"{live_server}/games?player=Quin%20Einladung")
     assert other.locator("#history li.game").count() == 1
     _check_axe(other, axe_script)
-    # another sheet of the same players (the one saved above now says "Already saved" instead of its form)
-    other.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game), date(2026, 12, 2))}?lang=en")
+    game["players"][0]["name"] = "Quin Zweite Partie"  # another game: the first one is saved already
+    other.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang=en")
     assert other.locator("#group-choice input[type=radio]:checked").get_attribute("value") != "new"
     _shot(other, "groups-save-form-member", "#save-game")
     second.close()

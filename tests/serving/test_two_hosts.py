@@ -10,6 +10,7 @@ proxy as in compose), so the rate limits of one do not touch another."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import re
 import socket
@@ -56,6 +57,14 @@ def hosts(tmp_path_factory):
         assert "Traceback" not in log.read_text()
 
 
+def game_of_its_own(test: str) -> dict:
+    """The 4-player case with its first player renamed, so that no other test saved its
+    sheet already (a sheet once saved shows its saved game instead of the save form)."""
+    game = copy.deepcopy(FOUR["game"])
+    game["players"][0]["name"] = f"Ada {test}"
+    return game
+
+
 class Client(requests.Session):
     """One person's browser, from an address of its own, on either instance."""
 
@@ -78,7 +87,7 @@ class Client(requests.Session):
 def test_save_limit_is_counted_once_for_both_instances(hosts):
     first, second, _proxy = hosts
     client = Client()
-    token = client.sheet(first, FOUR["game"])
+    token = client.sheet(first, game_of_its_own("limit"))
     csrf = client.csrf(f"{first}/sheet/{token}")
     statuses = [
         client.post(f"{base}/games", data={"csrf_token": csrf, "token": token}, allow_redirects=False, timeout=30)
@@ -94,7 +103,7 @@ def test_save_limit_is_counted_once_for_both_instances(hosts):
 def test_pdf_limit_is_counted_once_for_both_instances(hosts):
     first, second, _proxy = hosts
     client = Client()
-    token = client.sheet(second, FOUR["game"])
+    token = client.sheet(second, game_of_its_own("pdf"))
     statuses = [client.get(f"{base}/sheet/{token}.pdf", timeout=60).status_code for base in [first, second] * 3]
     assert statuses == [200] * PDFS + [429] * (6 - PDFS)
 
@@ -102,7 +111,7 @@ def test_pdf_limit_is_counted_once_for_both_instances(hosts):
 def test_game_saved_through_one_instance_is_read_and_corrected_through_the_other(hosts):
     first, second, _proxy = hosts
     client = Client()
-    token = client.sheet(first, FOUR["game"])
+    token = client.sheet(first, game_of_its_own("correct"))
     csrf = client.csrf(f"{first}/sheet/{token}")
     saved = client.post(f"{first}/games", data={"csrf_token": csrf, "token": token, "location": "Club"}, timeout=30)
     private = BeautifulSoup(saved.text, "html.parser").select_one("#private-link")["value"]  # shown once

@@ -1,0 +1,83 @@
+"""One shared table served by two gunicorn instances on two ports over one
+database (issue #10): what one process stores the other answers at once, and
+locking through both at the same moment makes one game. Nothing of a table
+lives in a process's memory."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import requests
+
+from tests.conftest import CASE_FILES, load_case
+from tests.serving.server import gunicorn
+
+FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
+PLAYERS = FOUR["game"]["players"]
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_two_servers_share_a_table_and_one_lock_makes_one_game(database_url, tmp_path):
+    with contextlib.ExitStack() as servers:
+        # both start at once (each migrates under the app's migration lock): half the wait
+        starting = [gunicorn(database_url, workers=1, log=tmp_path / f"{name}.log") for name in "ab"]
+        with ThreadPoolExecutor(2) as pool:
+            started = [pool.submit(server.__enter__) for server in starting]
+        for server, future in zip(starting, started, strict=True):
+            if future.exception() is None:
+                servers.push(server)  # stopped on the way out, even if the other failed to start
+        a, b = (future.result() for future in started)
+        table = requests.post(f"{a}/api/tables", json={"played_on": "2026-11-30", "checks": False}, timeout=10).json()
+        code, host = table["code"], table["host_token"]
+        tokens = []
+        for number, player in enumerate(PLAYERS, start=1):
+            server = (a, b)[number % 2]  # seats taken through both
+            answer = requests.post(f"{server}/api/tables/{code}/seats", json={"name": player["name"]}, timeout=10)
+            assert answer.status_code == 201 and answer.json()["seat"] == number
+            tokens.append(answer.json()["seat_token"])
+        watched = requests.get(f"{b}/api/tables/{code}", timeout=10)
+        etag = watched.headers["ETag"]
+        assert requests.get(f"{b}/api/tables/{code}", headers={"If-None-Match": etag}, timeout=10).status_code == 304
+        for number, (player, token) in enumerate(zip(PLAYERS, tokens, strict=True), start=1):
+            writer, reader = (a, b) if number % 2 else (b, a)
+            body = {"kingdom": player["kingdom"], "legends": player["legends"], "done": True}
+            stored = requests.put(
+                f"{writer}/api/tables/{code}/seats/{number}", json=body, headers=auth(token), timeout=10
+            )
+            assert stored.status_code == 200
+            # the very next look through the other process sees it (no cache, no wait)
+            seen = requests.get(f"{reader}/api/tables/{code}", headers={"If-None-Match": etag}, timeout=10)
+            assert seen.status_code == 200 and seen.headers["ETag"] != etag
+            etag = seen.headers["ETag"]
+            seat = seen.json()["seats"][number - 1]
+            assert (seat["cards_entered"], seat["done"]) == (16, True)
+            assert seat["total"] == FOUR["expected"]["players"][number - 1]["total"]
+
+        answers: list[requests.Response] = []
+        start = threading.Barrier(6)
+
+        def lock(server: str) -> None:
+            start.wait()
+            answers.append(requests.post(f"{server}/api/tables/{code}/lock", headers=auth(host), timeout=30))
+
+        threads = [threading.Thread(target=lock, args=((a, b)[i % 2],)) for i in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [answer.status_code for answer in answers] == [200] * 6
+        assert len({answer.json()["game_url"].split("/g/")[1] for answer in answers}) == 1
+        assert len({answer.json()["edit_url"].split("/g/")[1] for answer in answers}) == 1
+        assert len(requests.get(f"{a}/games.json", timeout=10).json()["games"]) == 1
+        for server in (a, b):
+            state = requests.get(f"{server}/api/tables/{code}", timeout=10).json()
+            assert (
+                state["locked"] and state["game_url"].split("/g/")[1] == answers[0].json()["game_url"].split("/g/")[1]
+            )
+    for log in ("a.log", "b.log"):
+        assert "Traceback" not in (tmp_path / log).read_text()

@@ -1,0 +1,236 @@
+"""The shared table's pages without JavaScript (issue #10): start, join by
+code, take seats, enter kingdoms, check, report a wrong cell, lock, play again,
+each as a browser without JavaScript posts the forms (cookies kept per client)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from scorekeeper.store.tables import CODE_ALPHABET
+
+CASE19 = json.loads((Path(__file__).parents[1] / "data" / "cases" / "19-four-players.json").read_text())
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+def start_table(client, ruleset: str = "pocket") -> str:
+    answer = client.post("/tables", data={"ruleset": ruleset, "played_on": "2026-11-30"})
+    assert answer.status_code == 303
+    code = answer.headers["Location"].rsplit("/", 1)[1]
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    return code
+
+
+def seat_fields(player: dict, action: str = "done") -> dict:
+    cells = [card for row in player["kingdom"] for card in row]
+    data = {f"seat-cells-{m}": card for m, card in enumerate(cells)}
+    data["seat-legends"] = list(player.get("legends", []))
+    data["action"] = action
+    return data
+
+
+def test_the_home_page_starts_a_table_in_one_tap(client):
+    page = soup(client.get("/"))
+    start = page.find("form", id="start-table")
+    assert start["action"] == "/tables" and start.find("button", id="start-table-button")
+    assert start.find("input", attrs={"name": "played_on"})["data-today"]  # the phone's date, by app.js
+
+
+def test_the_host_sees_code_link_and_qr_and_others_join_by_typed_code(app, client):
+    code = start_table(client)
+    page = soup(client.get(f"/t/{code}"))
+    assert page.find(id="join-code").get_text() == code
+    assert page.find(id="table-link")["href"].endswith(f"/t/{code}")
+    qr = client.get(page.find("img", id="table-qr")["src"])
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml"
+    other = app.test_client()
+    typed = f" {code[:3].lower()}-{code[3:]} "
+    assert other.post("/join", data={"code": typed}).headers["Location"] == f"/t/{code}"
+    wrong = other.post("/join", data={"code": "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"})
+    assert wrong.status_code == 404 and soup(wrong).find(id="code-errors")
+    assert soup(other.get(f"/t/{code}")).find(id="invite") is None  # only the host sees the invitation
+
+
+def test_a_name_is_checked_at_once_by_r8_and_the_form_comes_back(app, client):
+    code = start_table(client)
+    assert client.post(f"/t/{code}/seats", data={"name": "Ada"}).status_code == 303
+    other = app.test_client()
+    taken = other.post(f"/t/{code}/seats", data={"name": " ada "})
+    assert taken.status_code == 409
+    assert soup(taken).find(id="name")["value"] == " ada "
+    assert "Ada" in soup(taken).find(id="name-errors").get_text()
+    too_long = other.post(f"/t/{code}/seats", data={"name": "x" * 41})
+    assert too_long.status_code == 422 and soup(too_long).find(id="name-errors")
+
+
+def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
+    players = CASE19["game"]["players"]
+    code = start_table(client)
+    phones = [client] + [app.test_client() for _ in players[1:]]
+    for phone, player in zip(phones, players, strict=True):
+        answer = phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        assert answer.status_code == 303
+    numbers = {p["name"]: n for n, p in enumerate(players, start=1)}
+    # a draft ("Save") comes back when the seat is opened again
+    half = seat_fields(players[0], "save")
+    half.update({f"seat-cells-{m}": "" for m in range(8, 16)})
+    assert phones[0].post(f"/t/{code}/seat/1", data=half).status_code == 303
+    page = soup(phones[0].get(f"/t/{code}/seat/1"))
+    assert page.find(id="seat-cells-0")["value"] == "Fo" and page.find(id="seat-cells-15")["value"] == ""
+    assert "8/16" in soup(phones[1].get(f"/t/{code}")).find(id="seat-1").get_text()
+    # another seat's phone cannot change it
+    assert phones[1].post(f"/t/{code}/seat/1", data=seat_fields(players[0])).status_code == 403
+    for phone, player in zip(phones, players, strict=True):
+        answer = phone.post(f"/t/{code}/seat/{numbers[player['name']]}", data=seat_fields(player))
+        assert answer.status_code == 303, answer.get_data(as_text=True)
+    refused = client.post(f"/t/{code}/host", data={"action": "lock"})
+    assert refused.status_code == 409 and soup(refused).find(id="table-errors")
+    # seat 2 finds a wrong cell in seat 1; seat 1's phone sees it
+    assert phones[1].post(f"/t/{code}/check/1", data={"action": "wrong", "cell": "5"}).status_code == 303
+    assert "r2c2" in soup(phones[0].get(f"/t/{code}")).find(id="table-notes").get_text()
+    assert phones[0].post(f"/t/{code}/seat/1", data=seat_fields(players[0])).status_code == 303
+    for n in range(4):
+        checker = phones[(n + 1) % 4]
+        assert checker.post(f"/t/{code}/check/{n + 1}", data={"action": "checked"}).status_code == 303
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    expected = {"Ada": 31, "Bo": 34, "Cy": 18, "Di": 34}
+    for phone in phones:
+        page = soup(phone.get(f"/t/{code}"))
+        assert page.find(id="table-done")
+        text = page.get_text(" ")
+        for name in expected:
+            assert name in text
+        assert bool(page.find(id="private-link")) == (phone is client)  # only the host
+    # play again: same seats; each phone takes its seat back in one tap
+    again = client.post(f"/t/{code}/host", data={"action": "again", "played_on": "2026-12-01"})
+    assert again.status_code == 303
+    new_code = re.search(r"/t/(\w+)", again.headers["Location"]).group(1)
+    link = soup(phones[2].get(f"/t/{code}")).find(id="again")["href"]
+    assert phones[2].get(link).status_code == 303
+    page = soup(phones[2].get(f"/t/{new_code}"))
+    assert page.find(id="enter-3") and not page.find(id="take-seat")
+
+
+@pytest.mark.parametrize("path", ["/t/ABCDEF", "/t/ABCDEF/seat/1", "/t/ABCDEF/check/1"])
+def test_a_table_that_does_not_exist_is_a_404_page(client, path):
+    assert client.get(path).status_code == 404
+
+
+def _weight(client, path: str) -> int:
+    """The page at *path* and every stylesheet, script and image it links, in bytes as sent uncompressed."""
+    page = client.get(path)
+    assert page.status_code == 200, path
+    html = page.get_data()
+    assets = re.findall(rb'(?:href|src)="(/static/[^"]+|/t/[^"]+\.svg)"', html)
+    total = len(html)
+    for asset in set(assets):
+        with client.get(asset.decode()) as answer:
+            total += len(answer.get_data())
+    return total
+
+
+def test_every_table_page_weighs_at_most_60_kb_with_its_assets_in_both_languages(app, client):
+    players = CASE19["game"]["players"]
+    code = start_table(client)
+    phones = [client, app.test_client()]
+    for phone, player in zip(phones, players, strict=False):
+        phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        phone.post(f"/t/{code}/seat/{players.index(player) + 1}", data=seat_fields(player))
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    pages = ["/join", f"/t/{code}", f"/t/{code}/seat/1", f"/t/{code}/check/2"]
+    heaviest = {}
+    for lang in ("en", "de"):
+        for path in pages:
+            heaviest[f"{path} {lang}"] = _weight(client, f"{path}?lang={lang}")
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    for lang in ("en", "de"):
+        heaviest[f"locked {lang}"] = _weight(client, f"/t/{code}?lang={lang}")
+    assert max(heaviest.values()) <= 60 * 1024, heaviest
+
+
+def test_the_seat_secret_is_an_httponly_lax_cookie_secure_over_https(app):
+    client = app.test_client()
+    answer = client.post("/tables", data={"played_on": "2026-11-30"}, base_url="https://localhost")
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" in cookie
+    plain = app.test_client().post("/tables", data={"played_on": "2026-11-30"}).headers["Set-Cookie"]
+    assert "HttpOnly" in plain and "Secure" not in plain
+
+
+def test_the_live_part_answers_304_until_the_table_changes(app, client):
+    code = start_table(client)
+    first = client.get(f"/t/{code}/live")
+    assert first.status_code == 200 and first.headers["ETag"] and "no-cache" in first.headers["Cache-Control"]
+    same = client.get(f"/t/{code}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert same.status_code == 304 and same.get_data() == b""
+    app.test_client().post(f"/t/{code}/seats", data={"name": "<b>Bo</b>"})
+    changed = client.get(f"/t/{code}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in changed.get_data(as_text=True)  # names escaped
+
+
+def test_a_locked_table_takes_no_seats_and_shows_the_sheet(app, client):
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    phones = [client, app.test_client()]
+    for n, (phone, player) in enumerate(zip(phones, players, strict=True), start=1):
+        phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player))
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303  # twice: the same game
+    late = app.test_client().post(f"/t/{code}/seats", data={"name": "Cy"})
+    assert late.status_code == 303 and late.headers["Location"] == f"/t/{code}"  # the sheet, no seat
+    page = soup(app.test_client().get(f"/t/{code}"))
+    assert page.find(id="score-table") and not page.find(id="take-seat")
+    assert phones[1].post(f"/t/{code}/seat/2", data=seat_fields(players[1])).status_code == 303
+
+
+def test_a_post_without_its_csrf_token_changes_nothing_and_says_so(tmp_path):
+    from tests.conftest import make_test_app
+
+    app = make_test_app(tmp_path, RATELIMIT_ENABLED=False)
+    client = app.test_client()
+    answer = client.post("/tables", data={"played_on": "2026-11-30"})
+    assert answer.status_code == 400
+
+
+def test_dots_in_the_text_box_leave_cells_empty_spaced_or_not(app):
+    """The card codes help says "A dot (.) leaves a cell empty": a seat half entered by text."""
+    from scorekeeper.web.forms import parse_kingdom_text
+
+    with app.test_request_context():
+        cells = parse_kingdom_text("f e o f\n. . . .\n....\nf . e .")
+    assert cells == ["forest", "elves", "portal", "forest", *[""] * 8, "forest", "", "elves", ""]
+
+
+def test_a_legend_claimed_by_two_seats_is_shown_on_both_phones_r6_1(app, client):
+    code = start_table(client)
+    other = app.test_client()
+    client.post(f"/t/{code}/seats", data={"name": "Ada"})
+    other.post(f"/t/{code}/seats", data={"name": "Bo"})
+    for n, phone in enumerate((client, other), start=1):
+        answer = phone.post(f"/t/{code}/seat/{n}", data={"seat-legends": ["tribes-humans"], "action": "save"})
+        assert answer.status_code == 303
+    for phone in (client, other):
+        notes = soup(phone.get(f"/t/{code}/seat/1" if phone is client else f"/t/{code}/seat/2")).find(id="table-notes")
+        assert "Ada" in notes.get_text() and "Bo" in notes.get_text() and "R6.1" in notes.get_text()
+
+
+def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
+    code = start_table(client)
+    client.post(f"/t/{code}/seats", data={"name": "Ada"})
+    added = client.post(f"/t/{code}/seats", data={"name": "Cy", "for": "other"})
+    assert added.headers["Location"] == f"/t/{code}/seat/2"
+    player = CASE19["game"]["players"][2]
+    assert client.post(f"/t/{code}/seat/2", data=seat_fields(player)).status_code == 303
+    live = soup(client.get(f"/t/{code}/live"))
+    assert all("mine" in live.find(id=f"seat-{n}")["class"] for n in (1, 2))  # one phone, two seats
+    assert "16/16" in live.find(id="seat-2").get_text() and live.find(id="enter-2")
