@@ -25,7 +25,10 @@ def auth(token: str) -> dict:
 def test_two_servers_share_a_table_and_one_lock_makes_one_game(database_url, tmp_path):
     with contextlib.ExitStack() as servers:
         # both start at once (each migrates under the app's migration lock): half the wait
-        starting = [gunicorn(database_url, workers=1, log=tmp_path / f"{name}.log") for name in "ab"]
+        starting = [
+            gunicorn(database_url, workers=1, log=tmp_path / f"{name}.log", SCOREKEEPER_OPEN_HISTORY="true")
+            for name in "ab"
+        ]  # an open history lists every game, so the test can count them
         with ThreadPoolExecutor(2) as pool:
             started = [pool.submit(server.__enter__) for server in starting]
         for server, future in zip(starting, started, strict=True):
