@@ -285,6 +285,7 @@ def live(code: str):
     else:
         response = make_response(render_template("tables/_live.html", live=_live_context(state, phone, compact)))
         response.headers["X-Table-Locked"] = "1" if state.locked else "0"
+        response.headers["X-Table-Next"] = "1" if state.next_code else "0"  # "Play again" pressed
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache, private"
     return response

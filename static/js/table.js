@@ -7,18 +7,18 @@
   if (!window.fetch) { return; }
   var live = document.getElementById("live");
   if (live) {
-    var etag = null, seen = false, url = live.dataset.live, locked = live.hasAttribute("data-locked");
+    var etag = null, url = live.dataset.live, locked = live.hasAttribute("data-locked");
     var refresh = document.getElementById("refresh");
     if (refresh) { refresh.hidden = true; }
     var poll = function () {
       var headers = etag ? { "If-None-Match": etag } : {};
       fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" }).then(function (r) {
         if (r.status !== 200) { return null; }
-        var first = !seen;
-        seen = true;
         etag = r.headers.get("ETag");
-        if (r.headers.get("X-Table-Locked") === "1" && (!locked || !first)) {
-          window.location.href = live.dataset.table;  // the sheet, or "Play again"
+        // locked meanwhile: the sheet; on the sheet, "Play again" pressed (whenever: before
+        // this page's first poll too): the table's page shows the way to the new table
+        if (r.headers.get("X-Table-Locked") === "1" && (!locked || r.headers.get("X-Table-Next") === "1")) {
+          window.location.href = live.dataset.table;
           return null;
         }
         return locked ? null : r.text();

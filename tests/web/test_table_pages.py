@@ -17,7 +17,7 @@ CASE19 = json.loads((Path(__file__).parents[1] / "data" / "cases" / "19-four-pla
 
 
 def soup(response) -> BeautifulSoup:
-    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    return BeautifulSoup(response.get_data(as_text=True), "lxml")
 
 
 def start_table(client, ruleset: str = "pocket") -> str:
@@ -108,9 +108,15 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
         for name in expected:
             assert name in text
         assert bool(page.find(id="private-link")) == (phone is client)  # only the host
+    # the sheet's first look at the live part says locked, no new table yet
+    before = phones[2].get(f"/t/{code}/live")
+    assert (before.headers["X-Table-Locked"], before.headers["X-Table-Next"]) == ("1", "0")
     # play again: same seats; each phone takes its seat back in one tap
     again = client.post(f"/t/{code}/host", data={"action": "again", "played_on": "2026-12-01"})
     assert again.status_code == 303
+    # a sheet opened before "Play again" learns of it however late it first asks
+    after = phones[3].get(f"/t/{code}/live")
+    assert (after.headers["X-Table-Locked"], after.headers["X-Table-Next"]) == ("1", "1")
     new_code = re.search(r"/t/(\w+)", again.headers["Location"]).group(1)
     link = soup(phones[2].get(f"/t/{code}")).find(id="again")["href"]
     assert phones[2].get(link).status_code == 303
