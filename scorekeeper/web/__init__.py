@@ -13,7 +13,7 @@ def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
     from ..store.db import db
     from ..store.exchange import MAX_IMPORT
-    from . import delivery, i18n, membership, pdf
+    from . import delivery, i18n, membership, pdf, template_cache
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
@@ -37,6 +37,7 @@ def init_app(app: Flask) -> None:
             request.max_content_length = app.config["IMPORT_MAX_BYTES"]
 
     init_security(app)
+    template_cache.init_app(app)
     i18n.init_app(app)
     delivery.init_app(app)
     membership.init_app(app)  # after delivery: its pages are filled in before they are compressed
