@@ -4,6 +4,11 @@ PY := $(VENV)/bin/python
 
 .PHONY: run test
 
+# Compiled modules are kept (__pycache__, ignored by git) even where the shell says
+# otherwise: each test process and each server a test starts would compile the
+# package and rewrite the tests' asserts again (2 s of every worker's start).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -22,13 +27,15 @@ run: $(VENV)/.installed
 	$(VENV)/bin/flask --app scorekeeper run --host 127.0.0.1 --port 5000
 
 # The tests run on every core (pytest-xdist; JOBS=0: all in one process). `make test`
-# leaves out the tests marked slow (the load run, the wheel installed elsewhere);
-# `make test SLOW=1` runs them too, afterwards and one at a time, as .ci/run does.
+# leaves out the tests marked slow (the load run, the wheel installed elsewhere,
+# several gunicorn servers started per test); `make test SLOW=1` runs them too,
+# afterwards and one at a time, as .ci/run does. Workers steal queued tests from
+# each other, so one long browser journey at the end keeps no core idle.
 JOBS ?= auto
 SLOW ?=
 test: $(VENV)/.installed-test
 	$(VENV)/bin/mypy
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -n $(JOBS) -m "not slow"
+	$(PY) -m pytest -n $(JOBS) --dist worksteal -m "not slow"
 	$(if $(SLOW),$(PY) -m pytest -m slow)

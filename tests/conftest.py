@@ -14,12 +14,46 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, QueuePool
 
 from scorekeeper import create_app
 
 DATA = Path(__file__).parent / "data"
+
+
+def _route_builders_compiled_once() -> None:
+    """Werkzeug compiles two URL builders for every route (generated Python,
+    through ``ast`` and ``compile()``) each time an app registers its routes:
+    18 ms of each ``create_app``, and the suite makes over a thousand apps. A
+    builder depends only on the route's parts, defaults and kind, so each test
+    process compiles it once and every later app's route reuses the function.
+    If werkzeug's private method changes shape, the apps compile as before."""
+    from werkzeug.routing.rules import Rule
+
+    compile_builder = getattr(Rule, "_compile_builder", None)
+    if compile_builder is None:
+        return
+    builders: dict[tuple, object] = {}
+
+    def reused(self, append_unknown: bool = True):
+        converters = tuple(sorted((name, type(c).__qualname__, c.regex) for name, c in self._converters.items()))
+        key = (self.rule, tuple(self._trace), repr(sorted((self.defaults or {}).items())), converters, append_unknown)
+        builder = builders.get(key)
+        if builder is None:
+            builder = builders[key] = compile_builder(self, append_unknown)
+        return builder
+
+    Rule._compile_builder = reused
+
+
+_route_builders_compiled_once()
 CASE_FILES = sorted((DATA / "cases").glob("*.json"))
+
+
+def examples(count: int) -> int:
+    """Hypothesis examples for a property: *count* in CI (``SCOREKEEPER_THOROUGH=1``,
+    set by .ci/run), half of them in a developer's ``make test``."""
+    return count if os.environ.get("SCOREKEEPER_THOROUGH") == "1" else max(count // 2, 10)
 
 
 def pytest_runtest_setup(item):
@@ -215,6 +249,10 @@ def db_app(database_url):
             "SQLALCHEMY_DATABASE_URI": database_url,
             "RATELIMIT_ENABLED": False,
             "MIGRATE": False,
+            # A pool of its own (the app's NullPool for tests would connect anew for
+            # every query: a PostgreSQL backend started and authenticated each time),
+            # closed below with the test.
+            "SQLALCHEMY_ENGINE_OPTIONS": {"poolclass": QueuePool, "pool_size": 2},
         }
     )
     yield app

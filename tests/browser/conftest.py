@@ -1,6 +1,6 @@
 """A live server and Debian's headless Chromium, driven by Playwright.
 
-Without /usr/bin/chromium these tests skip with the reason shown; with
+Without a Chromium these tests skip with the reason shown; with
 ``SCOREKEEPER_REQUIRE_BROWSER=1`` (set by CI) a missing browser is a failure.
 """
 
@@ -16,7 +16,16 @@ from werkzeug.serving import make_server
 
 from tests.conftest import make_test_app
 
-CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
+
+def _default_chromium() -> str:
+    """Debian's Chromium headless shell (package chromium-headless-shell) when
+    installed: the same Blink engine, in Chromium's classic headless mode, at
+    about half the CPU per page of the full browser; else the full Chromium."""
+    shell = "/usr/bin/chromium-headless-shell"
+    return shell if os.path.exists(shell) else "/usr/bin/chromium"
+
+
+CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM") or _default_chromium()
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

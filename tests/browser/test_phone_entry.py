@@ -438,14 +438,12 @@ def test_two_players_side_by_side_on_a_wide_screen(desktop, live_server):
     assert first["y"] == second["y"] and second["x"] >= first["x"] + first["width"]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_in_the_new_parts_of_the_form(browser, live_server, axe_script, scheme):
-    """The draft offer, the first-tap note, a folded player and the switcher, in English and German."""
-    from tests.browser.test_entry import _check_axe
+def test_axe_finds_nothing_serious_in_the_new_parts_of_the_form(browser, live_server, axe_script):
+    """The draft offer, the first-tap note, a folded player and the switcher,
+    light and dark, in English and German."""
+    from tests.browser.test_entry import check_axe_light_and_dark
 
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, color_scheme=scheme, bypass_csp=True, has_touch=True
-    )
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True, has_touch=True)
     page = context.new_page()
     try:
         for lang in ("en", "de"):
@@ -454,12 +452,12 @@ def test_axe_finds_nothing_serious_in_the_new_parts_of_the_form(browser, live_se
             page.locator("#players-0-name").blur()
             page.reload()
             page.wait_for_selector("#draft-offer:not([hidden])")
-            _check_axe(page, axe_script)
+            check_axe_light_and_dark(page, axe_script)
             page.tap("#draft-continue")
             page.tap("#player-1 .cell-input:nth-child(2) .cell-btn")
             page.tap("#player-0 .fold-player")
             page.tap(".player-count [data-count='4']")
-            _check_axe(page, axe_script)
+            check_axe_light_and_dark(page, axe_script)
             page.evaluate("localStorage.clear()")
     finally:
         context.close()

@@ -23,9 +23,10 @@ from scorekeeper.engine import (
     score_kingdom,
 )
 from scorekeeper.engine.kingdom import neighbours
+from tests.conftest import examples
 
 SIZE = 4
-MODERATE = settings(max_examples=200, deadline=None)
+MODERATE = settings(max_examples=examples(200), deadline=None)
 
 kingdoms = st.lists(st.sampled_from(list(Card)), min_size=16, max_size=16).map(lambda cards: Kingdom(tuple(cards)))
 rulesets = st.sampled_from(list(RULESETS.values()))

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import RULESETS, Card, Kingdom, Row, score_kingdom
+from tests.conftest import examples
 
 _spec = importlib.util.spec_from_file_location("reference", Path(__file__).parents[2] / "bench" / "reference.py")
 reference = importlib.util.module_from_spec(_spec)
@@ -20,7 +21,7 @@ kingdoms = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(kingdoms, st.sampled_from(sorted(RULESETS)))
 def test_engine_rows_equal_the_reference(grid, ruleset):
     score = score_kingdom(Kingdom.from_rows(grid), RULESETS[ruleset])

@@ -23,7 +23,7 @@ def make_app(tmp_path, **config):
 
 
 def csrf(client, path: str) -> str:
-    return BeautifulSoup(client.get(path).data, "html.parser").select_one("input[name=csrf_token]")["value"]
+    return BeautifulSoup(client.get(path).data, "lxml").select_one("input[name=csrf_token]")["value"]
 
 
 def sheet_path(client) -> str:
@@ -39,10 +39,10 @@ def test_one_visitors_flash_message_never_reaches_another(tmp_path):
     other["players"][0]["name"] = "Zed"
     other_token = alice.post("/", data=form_data(other) | {"csrf_token": csrf(alice, "/")}).headers["Location"]
     alice.post("/games", data={"csrf_token": csrf(alice, other_token), "token": other_token.split("/")[-1]})
-    first = BeautifulSoup(alice.get(path).data, "html.parser")  # Alice's pending "Saved" message shows here
+    first = BeautifulSoup(alice.get(path).data, "lxml")  # Alice's pending "Saved" message shows here
     assert first.select_one("#flash") is not None
     for _ in range(3):
-        page = BeautifulSoup(bob.get(path).data, "html.parser")
+        page = BeautifulSoup(bob.get(path).data, "lxml")
         assert page.select_one("#flash") is None
         assert page.select_one("#save-game input[name=token]")["value"] == token
 
@@ -98,7 +98,7 @@ def test_correction_keeps_its_heading_after_a_csrf_failure(tmp_path):
     private = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
     response = client.post(private.headers["Location"] + "/edit", data=form_data(FOUR["game"]) | {"based_on": 1})
     assert response.status_code == 400
-    soup = BeautifulSoup(response.data, "html.parser")
+    soup = BeautifulSoup(response.data, "lxml")
     assert soup.select_one("h1").get_text() == "Correct a saved game"
 
 
@@ -143,7 +143,7 @@ def test_session_cookie_holds_no_edit_secret(tmp_path):
     serializer = SecureCookieSessionInterface().get_signing_serializer(app)
     cookie = client.get_cookie("session").value
     assert secret not in json.dumps(serializer.loads(cookie))
-    assert BeautifulSoup(client.get(path).data, "html.parser").select_one("#already-saved a")["href"] == public
+    assert BeautifulSoup(client.get(path).data, "lxml").select_one("#already-saved a")["href"] == public
     again = client.post("/games", data={"csrf_token": csrf(client, "/"), "token": path.split("/")[-1]})
     assert again.status_code == 303 and again.headers["Location"] == public
 
@@ -166,7 +166,7 @@ def test_language_links_never_lead_off_site(tmp_path, path):
 
     page = make_app(tmp_path).test_client().get(path)
     assert page.status_code == 404
-    links = [a["href"] for a in BeautifulSoup(page.data, "html.parser").select(".languages a")]
+    links = [a["href"] for a in BeautifulSoup(page.data, "lxml").select(".languages a")]
     assert links and all(href.startswith("?lang=") for href in links)
     for href in links:
         assert urljoin(f"http://localhost{path}", href).startswith("http://localhost/")

@@ -13,12 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.cli import main
-from tests.conftest import CASE_FILES, form_data, load_case, make_test_app
+from tests.conftest import CASE_FILES, examples, form_data, load_case, make_test_app
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 CARDS = ["forest", "swamp", "mountain", "plain", "elves", "dwarves", "humans", "goblins", "dragon", "portal"]
 FUZZ = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 text = st.text(alphabet=st.characters(codec="utf-8"), max_size=60) | st.sampled_from(

@@ -33,7 +33,7 @@ def test_security_headers_on_every_response(client, path):
 def test_no_inline_scripts_or_styles_anywhere(client):
     page = client.get(client.post("/", data=form_data(FOUR["game"])).headers["Location"])
     for html in (client.get("/").data, page.data):
-        soup = BeautifulSoup(html, "html.parser")
+        soup = BeautifulSoup(html, "lxml")
         assert all(script.get("src") for script in soup.find_all("script"))
         assert not soup.find_all(style=True) and not soup.find_all("style")
         assert not [tag for tag in soup.find_all(True) if any(a.startswith("on") for a in tag.attrs)]
@@ -59,10 +59,10 @@ def test_forwarded_headers_ignored_unless_configured(tmp_path):
     headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.test"}
     plain = make_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()
     url = plain.post("/", data=form_data(FOUR["game"]), headers=headers).headers["Location"]
-    share = BeautifulSoup(plain.get(url, headers=headers).data, "html.parser").select_one("#share-link")["value"]
+    share = BeautifulSoup(plain.get(url, headers=headers).data, "lxml").select_one("#share-link")["value"]
     assert share.startswith("http://localhost/")
     proxied = make_app(tmp_path, PROXY_FIX_X_PROTO=1, PROXY_FIX_X_HOST=1).test_client()
-    share = BeautifulSoup(proxied.get(url, headers=headers).data, "html.parser").select_one("#share-link")["value"]
+    share = BeautifulSoup(proxied.get(url, headers=headers).data, "lxml").select_one("#share-link")["value"]
     assert share.startswith("https://evil.test/")
 
 
@@ -73,7 +73,7 @@ def test_saving_is_rate_limited_without_losing_entries(tmp_path):
     assert statuses == [303, 303, 429]
     refused = client.post("/games", data={"token": token, "location": "Café Drako"})
     assert refused.status_code == 429
-    soup = BeautifulSoup(refused.data, "html.parser")  # the sheet again, with what was typed
+    soup = BeautifulSoup(refused.data, "lxml")  # the sheet again, with what was typed
     assert "wait a minute" in soup.select_one("#save-errors").get_text()
     assert soup.select_one("#location")["value"] == "Café Drako"
 
@@ -85,7 +85,7 @@ def test_rate_limited_correction_keeps_the_entries(tmp_path):
     data = form_data(FOUR["game"]) | {"based_on": 1, "players-0-name": "Adele"}
     response = client.post(private + "/edit", data=data)
     assert response.status_code == 429
-    soup = BeautifulSoup(response.data, "html.parser")
+    soup = BeautifulSoup(response.data, "lxml")
     assert soup.select_one("#players-0-name")["value"] == "Adele"
     assert "wait a minute" in soup.select_one("#form-errors").get_text()
 
@@ -131,7 +131,7 @@ def test_cached_sheet_page_gives_each_visitor_their_own_csrf_token(tmp_path):
 
 
 def _csrf(client, path: str) -> str:
-    soup = BeautifulSoup(client.get(path).data, "html.parser")
+    soup = BeautifulSoup(client.get(path).data, "lxml")
     return soup.select_one("input[name=csrf_token]")["value"]
 
 

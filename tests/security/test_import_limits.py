@@ -35,7 +35,7 @@ def post_import(client, document: object, query: str = ""):
 
 
 def listed_errors(response) -> list[str]:
-    return [li.get_text() for li in BeautifulSoup(response.data, "html.parser").select("#form-errors li")]
+    return [li.get_text() for li in BeautifulSoup(response.data, "lxml").select("#form-errors li")]
 
 
 def test_an_import_lists_50_problems_and_counts_the_rest_in_the_pages_language(tmp_path):

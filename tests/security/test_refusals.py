@@ -21,7 +21,7 @@ def make_app(tmp_path, **config):
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def csrf(client, path: str) -> str:

@@ -9,6 +9,7 @@ import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import requests
 
 from tests.conftest import CASE_FILES, load_case
@@ -16,6 +17,8 @@ from tests.serving.server import gunicorn
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 PLAYERS = FOUR["game"]["players"]
+
+pytestmark = pytest.mark.slow  # two gunicorn instances started per database
 
 
 def auth(token: str) -> dict:

@@ -73,9 +73,7 @@ class Client(requests.Session):
         self.headers["X-Forwarded-For"] = next(_addresses)
 
     def csrf(self, url: str) -> str:
-        return BeautifulSoup(self.get(url, timeout=30).text, "html.parser").select_one("input[name=csrf_token]")[
-            "value"
-        ]
+        return BeautifulSoup(self.get(url, timeout=30).text, "lxml").select_one("input[name=csrf_token]")["value"]
 
     def sheet(self, base: str, game: dict) -> str:
         """Score *game* through the form; its sheet token."""
@@ -114,15 +112,15 @@ def test_game_saved_through_one_instance_is_read_and_corrected_through_the_other
     token = client.sheet(first, game_of_its_own("correct"))
     csrf = client.csrf(f"{first}/sheet/{token}")
     saved = client.post(f"{first}/games", data={"csrf_token": csrf, "token": token, "location": "Club"}, timeout=30)
-    private = BeautifulSoup(saved.text, "html.parser").select_one("#private-link")["value"]  # shown once
+    private = BeautifulSoup(saved.text, "lxml").select_one("#private-link")["value"]  # shown once
     public_id, secret = re.search(r"/g/([\w-]+)/([\w-]+)$", private).groups()
 
-    page = BeautifulSoup(requests.get(f"{second}/g/{public_id}", timeout=30).text, "html.parser")
+    page = BeautifulSoup(requests.get(f"{second}/g/{public_id}", timeout=30).text, "lxml")
     totals = [int(td["data-value"]) for td in page.select("#row-total td")]
     assert totals == [p["total"] for p in FOUR["expected"]["players"]]
 
     # the form opened on the second instance, its CSRF token from there, the correction saved there
-    edit = BeautifulSoup(client.get(f"{second}/g/{public_id}/{secret}/edit", timeout=30).text, "html.parser")
+    edit = BeautifulSoup(client.get(f"{second}/g/{public_id}/{secret}/edit", timeout=30).text, "lxml")
     based_on = edit.select_one("input[name=based_on]")["value"]
     fields = form_data(FOUR["game"]) | {"players-0-name": "Adele", "location": "Club"}
     fields |= {"based_on": based_on, "csrf_token": edit.select_one("input[name=csrf_token]")["value"]}
@@ -135,7 +133,7 @@ def test_game_saved_through_one_instance_is_read_and_corrected_through_the_other
     # a correction opened before that one, saved through the first instance: refused, entries kept
     stale = client.post(f"{first}/g/{public_id}/{secret}/edit", data=fields | {"players-0-name": "Ada B"}, timeout=30)
     assert stale.status_code == 409
-    assert BeautifulSoup(stale.text, "html.parser").select_one("#players-0-name")["value"] == "Ada B"
+    assert BeautifulSoup(stale.text, "lxml").select_one("#players-0-name")["value"] == "Ada B"
 
 
 def test_proxy_answers_while_200_slow_clients_hold_connections(hosts):

@@ -67,7 +67,7 @@ def test_the_wheel_installed_elsewhere_serves_pages_static_files_and_pdfs(tmp_pa
         session = requests.Session()
         form = session.get(base + "/", timeout=30)
         assert form.status_code == 200
-        soup = BeautifulSoup(form.text, "html.parser")
+        soup = BeautifulSoup(form.text, "lxml")
         token = soup.select_one("input[name=csrf_token]")["value"]
         stylesheet = soup.select_one("link[rel=stylesheet]")["href"]
         style = session.get(base + stylesheet, timeout=30)
@@ -77,7 +77,7 @@ def test_the_wheel_installed_elsewhere_serves_pages_static_files_and_pdfs(tmp_pa
 
         sheet = session.post(base + "/", data=form_data(FOUR["game"]) | {"csrf_token": token}, timeout=30)
         assert sheet.status_code == 200 and re.search(r"/sheet/[\w-]+$", sheet.url), sheet.url
-        totals = [int(td["data-value"]) for td in BeautifulSoup(sheet.text, "html.parser").select("#row-total td")]
+        totals = [int(td["data-value"]) for td in BeautifulSoup(sheet.text, "lxml").select("#row-total td")]
         assert totals == [p["total"] for p in FOUR["expected"]["players"]]
 
         pdf = session.get(sheet.url + ".pdf", timeout=120)

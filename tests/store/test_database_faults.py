@@ -57,7 +57,7 @@ def make_app(url: str, **config):
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def sheet_token(client, played_on: str = "2026-11-28") -> str:

@@ -28,7 +28,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def linked_static_urls(html: str) -> list[str]:
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     return [tag.get("href") or tag.get("src") for tag in soup.select("link[href^='/static/'], script[src^='/static/']")]
 
 
@@ -82,7 +82,7 @@ def test_each_visitor_of_a_cached_sheet_gets_their_own_csrf_token_compressed(tmp
         assert page.headers["Content-Encoding"] == "br"
         html = brotli.decompress(page.data).decode()
         assert "csrf-slot-" not in html
-        tokens.append(BeautifulSoup(html, "html.parser").select_one("#save-game input[name=csrf_token]")["value"])
+        tokens.append(BeautifulSoup(html, "lxml").select_one("#save-game input[name=csrf_token]")["value"])
     assert tokens[0] != tokens[1]
 
 

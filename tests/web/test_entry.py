@@ -82,7 +82,7 @@ def test_text_box_fills_the_cells_without_javascript(client):
     response = client.post("/", data=data)
     assert response.status_code == 303
     sheet = client.get(response.headers["Location"])
-    soup = BeautifulSoup(sheet.data, "html.parser")
+    soup = BeautifulSoup(sheet.data, "lxml")
     assert soup.select_one("#row-total td")["data-value"] == "11"
 
 
@@ -91,7 +91,7 @@ def test_text_box_error_is_shown_beside_it_with_entries_kept(client):
     data["players-1-paste"] = "Fo El Po\nSw Go El Mo\nDr Hu Pl Dw\nPl Hu Mo Troll"
     response = client.post("/", data=data)
     assert response.status_code == 422
-    soup = BeautifulSoup(response.data, "html.parser")
+    soup = BeautifulSoup(response.data, "lxml")
     errors = soup.select_one("#players-1-paste-errors").get_text()
     assert "Line 1 has 3 cards, not 4." in errors and "Line 4: “Troll” is not a card." in errors
     assert soup.select_one("#players-1-paste").get_text().strip().startswith("Fo El Po")
@@ -99,7 +99,7 @@ def test_text_box_error_is_shown_beside_it_with_entries_kept(client):
 
 
 def test_card_codes_are_documented_on_the_form(client):
-    soup = BeautifulSoup(client.get("/").data, "html.parser")
+    soup = BeautifulSoup(client.get("/").data, "lxml")
     codes = soup.select_one("#codes").get_text(" ")
     for word in ("Fo", "Sw", "Mo", "Pl", "El", "Dw", "Hu", "Go", "Dr", "Po", "Magical Portal"):
         assert word in codes
@@ -107,17 +107,17 @@ def test_card_codes_are_documented_on_the_form(client):
 
 def test_language_from_accept_language_switch_and_cookie(client):
     german = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
-    soup = BeautifulSoup(client.get("/", headers=german).data, "html.parser")
+    soup = BeautifulSoup(client.get("/", headers=german).data, "lxml")
     assert soup.html["lang"] == "de" and soup.select_one("#score").get_text() == "Partie werten"
     response = client.get("/?lang=en", headers=german)
     assert "lang=en" in response.headers["Set-Cookie"]
-    soup = BeautifulSoup(client.get("/", headers=german).data, "html.parser")  # remembered
+    soup = BeautifulSoup(client.get("/", headers=german).data, "lxml")  # remembered
     assert soup.html["lang"] == "en" and soup.select_one("#score").get_text() == "Score the game"
 
 
 def test_german_sheet_uses_the_german_edition_words(client):
     token = client.post("/", data=form_data(GAME)).headers["Location"]
-    soup = BeautifulSoup(client.get(token + "?lang=de").data, "html.parser")
+    soup = BeautifulSoup(client.get(token + "?lang=de").data, "lxml")
     rows = [th.get_text() for th in soup.select("#score-table tbody th")]
     assert rows == ["Elfen", "Zwerge", "Menschen", "Goblins", "Drachen", "Legenden", "Konflikte", "Summe", "Platz"]
     assert "Harmoniepunkte" in soup.select_one("#winner").get_text()
@@ -146,7 +146,7 @@ CY_DRAGON_CELLS = [
 
 def test_why_links_name_the_cells_behind_each_number(client):
     token = client.post("/", data=form_data(GAME)).headers["Location"]
-    soup = BeautifulSoup(client.get(token).data, "html.parser")
+    soup = BeautifulSoup(client.get(token).data, "lxml")
     dragons_of_cy = soup.select("#row-dragons td a.why")[2]
     assert dragons_of_cy["href"] == "#explain-2-dragons"
     assert dragons_of_cy["data-cells"].split() == CY_DRAGON_CELLS

@@ -12,7 +12,7 @@ from tests.web.test_games import FOUR, save, sheet_token
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def default_buttons(soup: BeautifulSoup) -> dict[str, object]:

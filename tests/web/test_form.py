@@ -14,7 +14,7 @@ GAME = load_case(CASE_FILES[18])["game"]  # 19-four-players: four players, legen
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def assert_entries_kept(soup: BeautifulSoup, data: dict) -> None:
@@ -268,7 +268,7 @@ def test_a_tampered_ruleset_is_refused_in_the_page_language(client):
     data = form_data(load_case(CASE_FILES[0])["game"]) | {"ruleset": "deluxe"}
     response = client.post("/?lang=de", data=data)
     assert response.status_code == 422
-    text = BeautifulSoup(response.data, "html.parser").get_text(" ", strip=True)
+    text = BeautifulSoup(response.data, "lxml").get_text(" ", strip=True)
     assert "Unbekannte Regeln 'deluxe' (bekannt: pocket, classic)" in text
 
 
@@ -276,24 +276,24 @@ def test_error_summary_says_what_is_wrong_for_each_player(client):
     game = copy.deepcopy(load_case(CASE_FILES[0])["game"])
     game["players"][1]["name"] = game["players"][0]["name"].upper()
     data = form_data(game) | {"players-0-cells-3": "", "players-0-cells-4": "xyz"}
-    soup = BeautifulSoup(client.post("/", data=data).data, "html.parser")
+    soup = BeautifulSoup(client.post("/", data=data).data, "lxml")
     first, second = (li.get_text("", strip=True) for li in soup.select("#form-errors .error-players li"))
     name = game["players"][0]["name"]
     assert first == f"{name}: 2 cells marked in red"
     assert second == f"{name.upper()}: the name is already used by \u2068{name}\u2069"
-    german = BeautifulSoup(client.post("/?lang=de", data=data).data, "html.parser")
+    german = BeautifulSoup(client.post("/?lang=de", data=data).data, "lxml")
     summary = german.select_one("#form-errors .error-players li").get_text("", strip=True)
     assert summary == f"{name}: 2 rot markierte Felder"
 
 
 def test_switching_language_on_the_form_keeps_every_entry(client):
     game = load_case(CASE_FILES[0])["game"]
-    form = BeautifulSoup(client.get("/").data, "html.parser")
+    form = BeautifulSoup(client.get("/").data, "lxml")
     button = form.select_one(".languages button#lang-de")
     assert button["form"] == "game-form" and button["formaction"] == "/?lang=de" and button["value"] == "language"
     response = client.post("/?lang=de", data=form_data(game) | {"action": "language"})
     assert response.status_code == 200
-    soup = BeautifulSoup(response.data, "html.parser")
+    soup = BeautifulSoup(response.data, "lxml")
     assert soup.html["lang"] == "de" and soup.select_one("#score").get_text() == "Partie werten"
     assert soup.select_one("#players-0-name")["value"] == game["players"][0]["name"]
     assert card_id_of(soup.select_one("#players-1-cells-15")["value"]) == game["players"][1]["kingdom"][3][3]
@@ -307,7 +307,7 @@ def test_unfinished_text_box_survives_adding_removing_and_switching_language(cli
     data = form_data(game) | {"action": action, "players-1-paste": half}
     if action == "remove-2":
         data |= {"players-2-name": "Cy"}
-    soup = BeautifulSoup(client.post("/?lang=de", data=data).data, "html.parser")
+    soup = BeautifulSoup(client.post("/?lang=de", data=data).data, "lxml")
     assert soup.select_one("#players-1-paste").get_text().strip() == half
 
 

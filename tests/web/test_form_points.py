@@ -14,7 +14,7 @@ CLASSIC = load_case(next(p for p in CASE_FILES if p.name.startswith("20-")))["ga
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def shown_rows(soup: BeautifulSoup, player: int) -> dict[str, int]:

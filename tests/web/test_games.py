@@ -21,7 +21,7 @@ TIE = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def sheet_token(client, game: dict, played_on: str = "2026-11-28") -> str:

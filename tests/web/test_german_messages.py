@@ -22,7 +22,7 @@ def test_a_refused_game_of_a_history_import_reads_in_german(db_client):
         content_type="multipart/form-data",
     )
     assert response.status_code == 422
-    errors = [li.get_text() for li in BeautifulSoup(response.data, "html.parser").select("#form-errors li")]
+    errors = [li.get_text() for li in BeautifulSoup(response.data, "lxml").select("#form-errors li")]
     assert errors == ["Partie 2: eine Partie hat 2 bis 4 Spieler, nicht 1"]
     assert db_client.get("/games.json").get_json() == {"games": []}
 
@@ -34,7 +34,7 @@ def test_a_legend_claimed_by_a_player_without_a_name_reads_in_german(client):
     game["players"][1]["legends"] = ["lands-forest"]
     response = client.post("/?lang=de", data=form_data(game))
     assert response.status_code == 422
-    soup = BeautifulSoup(response.data, "html.parser")
+    soup = BeautifulSoup(response.data, "lxml")
     legends = soup.select_one("#players-1-legends-errors").get_text(" ", strip=True)
     assert "die Legende „Land der Wälder“ hat schon Spieler 1 beansprucht" in legends
     assert "Player" not in soup.get_text()

@@ -24,7 +24,7 @@ FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))  # Ada
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def game_of(*names: str) -> dict:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine import LEGENDS, Card, Game
 from scorekeeper.web.links import DamagedLink, decode_game, encode_game
-from tests.conftest import CASE_FILES, load_case
+from tests.conftest import CASE_FILES, examples, load_case
 from tests.web.test_sheet import read_sheet
 
 #: Case 19's game played on 30 Nov 2026, as the link written before November 2026 (version 1, zlib JSON).
@@ -66,7 +66,7 @@ def test_every_worked_game_comes_back_whole(path):
 names = st.text(st.characters(categories=("L", "N", "So", "Zs")), min_size=1, max_size=30).map(str.strip).filter(bool)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     count=st.integers(2, 4),
     cells=st.lists(st.lists(st.sampled_from(list(Card)), min_size=16, max_size=16), min_size=4, max_size=4),

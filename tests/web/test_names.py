@@ -15,7 +15,7 @@ NAMES = {"سارة", "דנה", "Ann", "Bo"}
 def isolated_names(html: bytes) -> tuple[list[str], list[str]]:
     """The texts holding a name: (isolated, not isolated). Isolated: the whole text of a <bdi> or a
     dir="auto" element, or between U+2068 and U+2069 inside a sentence."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     inside, outside = [], []
     for text in soup.find_all(string=True):
         if text.parent.name in ("script", "style", "title"):
@@ -35,7 +35,7 @@ def test_names_are_isolated_on_the_sheet_saved_page_history_and_stats(db_client)
     for url in (sheet, owner_page, "/games", "/games?player=Ann"):
         inside, outside = isolated_names(db_client.get(url, follow_redirects=True).data)
         assert inside and not outside, (url, outside)
-    stats = BeautifulSoup(db_client.get("/games?player=Ann").data, "html.parser").select_one("#player-stats")["href"]
+    stats = BeautifulSoup(db_client.get("/games?player=Ann").data, "lxml").select_one("#player-stats")["href"]
     inside, outside = isolated_names(db_client.get(stats).data)
     assert inside and not outside, outside
 

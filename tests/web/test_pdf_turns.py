@@ -46,7 +46,7 @@ def test_pdfs_past_the_turns_wait_then_get_503_with_retry_after(tmp_path):
         turns.release()
     assert [answer.status_code for answer in answers] == [503, 503, 503]
     assert {answer.headers["Retry-After"] for answer in answers} == {"5"}
-    refusal = BeautifulSoup(answers[0].data, "html.parser").select_one("#error").get_text(" ", strip=True)
+    refusal = BeautifulSoup(answers[0].data, "lxml").select_one("#error").get_text(" ", strip=True)
     assert "The server is making other PDFs just now. Try again in a few seconds." in refusal
     answer = fetch(app, pdf_address(4))  # one turn free again
     turns.release()

@@ -17,7 +17,7 @@ FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def save(client, base_url: str = "http://localhost"):

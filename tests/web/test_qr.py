@@ -45,7 +45,7 @@ def svg_to_png(svg: bytes, folder: Path) -> Path:
 
 def test_the_sheet_links_its_qr_code_which_reads_back_as_the_link(client, tmp_path):
     token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
-    page = BeautifulSoup(client.get(f"/sheet/{token}").data, "html.parser")
+    page = BeautifulSoup(client.get(f"/sheet/{token}").data, "lxml")
     assert not page.select(".qr svg")  # the page carries an image address, not the code itself
     image = client.get(page.select_one(".print-footer .qr img")["src"])
     assert image.status_code == 200 and image.mimetype == "image/svg+xml"
@@ -63,7 +63,7 @@ def test_the_pdf_qr_code_reads_back_as_the_link(client, tmp_path):
 def test_a_saved_games_qr_code_reads_back_as_its_read_only_link(client, tmp_path):
     token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
     saved = client.post("/games", data={"token": token}, follow_redirects=True)
-    page = BeautifulSoup(saved.data, "html.parser")
+    page = BeautifulSoup(saved.data, "lxml")
     read_only = page.select_one("#share-link")["value"]
     image = client.get(page.select_one("#qr-large img")["src"])
     assert image.status_code == 200
@@ -88,6 +88,6 @@ def test_a_link_too_long_for_a_qr_code_is_text_only(client, path):
     elif path.endswith(".pdf"):
         assert response.status_code == 200 and response.mimetype == "application/pdf"
     else:
-        page = BeautifulSoup(response.data, "html.parser")
+        page = BeautifulSoup(response.data, "lxml")
         assert response.status_code == 200 and page.select_one(".qr") is None
         assert host in page.select_one("#share-link")["value"]

@@ -21,7 +21,7 @@ def save(client, game=GAME, location="Café Lüders", notes=""):
 
 def order_of(html: bytes, *selectors: str) -> list[int]:
     """Where each selector's element starts in the document (its index among all elements)."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     everything = soup.find_all(True)
     return [everything.index(soup.select_one(selector)) for selector in selectors]
 
@@ -42,7 +42,7 @@ def test_everyone_else_sees_the_score_then_the_link(db_client):
     page = db_client.application.test_client().get(public).data
     positions = order_of(page, "#score-table", "#kingdoms", "#share-link", "#pdf")  # (stats: for the group only)
     assert positions == sorted(positions)
-    soup = BeautifulSoup(page, "html.parser")
+    soup = BeautifulSoup(page, "lxml")
     assert soup.select_one("#edit") is None and soup.select_one("#delete-game") is None
 
 
@@ -51,7 +51,7 @@ def test_history_rows_show_the_time_and_the_location(db_client):
     other = copy.deepcopy(GAME)
     other["players"][0]["name"] = "Yara"
     save(db_client, other, location="")
-    rows = BeautifulSoup(db_client.get("/games?lang=en").data, "html.parser").select("#history li.game")
+    rows = BeautifulSoup(db_client.get("/games?lang=en").data, "lxml").select("#history li.game")
     newest, older = (row.select_one(".when").get_text() for row in rows[:2])
     assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · Pocket", newest), newest
     assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · Café Lüders · Pocket", older), older
@@ -69,7 +69,7 @@ def test_each_revision_lists_what_it_changed(db_client):
     corrected["players"][0]["legends"] = []
     data = form_data(corrected) | {"based_on": 1, "played_on": "2026-11-30", "location": "Café Lüders"}
     assert db_client.post(owner + "/edit", data=data).status_code == 303
-    soup = BeautifulSoup(db_client.get(owner + "?lang=en", follow_redirects=True).data, "html.parser")
+    soup = BeautifulSoup(db_client.get(owner + "?lang=en", follow_redirects=True).data, "lxml")
     latest, first = soup.select("#revisions > ul > li")
     changes = [li.get_text() for li in latest.select(".changes li")]
     assert changes == [
@@ -82,6 +82,6 @@ def test_each_revision_lists_what_it_changed(db_client):
     assert latest.select_one("time.local-time")  # static/js/times.js: the viewer's time zone
     summary = soup.select_one("#revisions summary")
     assert summary.select_one(".open-hint").get_text() == "What changed"
-    german = BeautifulSoup(db_client.get(owner + "?lang=de", follow_redirects=True).data, "html.parser")
+    german = BeautifulSoup(db_client.get(owner + "?lang=de", follow_redirects=True).data, "lxml")
     line = german.select("#revisions > ul > li")[0].select(".changes li")[1].get_text()
     assert line == "\u2068Yara\u2069, Zeile 3, Spalte 2: Menschen → Wald"

@@ -33,7 +33,7 @@ DAY = date(2026, 11, 30)
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def save_form(client, played_on: str = "2026-11-30") -> dict[str, str]:

@@ -23,7 +23,7 @@ DAY = date(2026, 11, 30)
 
 
 def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    return BeautifulSoup(response.data, "lxml")
 
 
 def german() -> Words:

@@ -16,7 +16,7 @@ ROWS = ["elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflict
 
 def read_sheet(html: bytes) -> dict:
     """The score table as {"names": [...], "<row id>": [ints per player]}."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     table = soup.select_one("table#score-table")
     names = [th.get_text(strip=True) for th in table.select("thead th.player-name")]
     sheet = {"names": names}
@@ -43,7 +43,7 @@ def test_case_through_form(client, path):
         assert sheet[row] == [p["categories"][row] for p in expected], row
     assert sheet["total"] == [p["total"] for p in expected]
     assert sheet["place"] == [p["place"] for p in expected]
-    soup = BeautifulSoup(page.data, "html.parser")
+    soup = BeautifulSoup(page.data, "lxml")
     assert soup.select_one("#ruleset").get_text(strip=True).lower() == case["expected"]["ruleset"]
 
 
@@ -83,7 +83,7 @@ def test_sheet_table_rows_are_labelled_in_first_cell(client):
 def test_R7_5_sheet_states_the_tiebreak(client):
     case = load_case(next(p for p in CASE_FILES if p.name.startswith("17-")))
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
-    soup = BeautifulSoup(page.data, "html.parser")
+    soup = BeautifulSoup(page.data, "lxml")
     note = soup.select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
     assert "\u2068Ada\u2069 ahead of \u2068Bo\u2069" in note and "the highest row decides, 6 vs 4" in note
     assert soup.select_one("#winner strong").get_text() == "Ada"
@@ -92,7 +92,7 @@ def test_R7_5_sheet_states_the_tiebreak(client):
 def test_R7_4_shared_win_is_announced(client):
     case = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
-    soup = BeautifulSoup(page.data, "html.parser")
+    soup = BeautifulSoup(page.data, "lxml")
     winners = [s.get_text() for s in soup.select("#winner strong")]
     assert len(winners) == 2 and "share the win" in soup.select_one("#winner").get_text()
     assert soup.select("#tiebreaks li.shared-place")
@@ -101,7 +101,7 @@ def test_R7_4_shared_win_is_announced(client):
 def test_R1_deck_warning_shown(client):
     case = load_case(CASE_FILES[0])  # 16 Forests in a 2-player game
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
-    soup = BeautifulSoup(page.data, "html.parser")
+    soup = BeautifulSoup(page.data, "lxml")
     warnings = [li.get_text() for li in soup.select("#warnings li.warning")]
     assert any("Forests" in w and "16 entered, 4 in the deck" in w for w in warnings)
 
@@ -109,7 +109,7 @@ def test_R1_deck_warning_shown(client):
 def test_grid_shows_each_card_and_its_points(client):
     case = load_case(next(p for p in CASE_FILES if p.name.startswith("15-")))
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
-    soup = BeautifulSoup(page.data, "html.parser")
+    soup = BeautifulSoup(page.data, "lxml")
     kingdom = case["game"]["players"][0]["kingdom"]
     cells = soup.select("#kingdom-0 table.grid td.card")
     assert [td["data-card"] for td in cells] == [card for row in kingdom for card in row]
@@ -122,7 +122,7 @@ def test_each_grid_card_has_a_row_and_a_column_header(client, lang, row, column)
     """What a screen reader says with each card: its row and column (axe-core's td-has-header)."""
     case = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
     sheet = client.post("/", data=form_data(case["game"])).headers["Location"]
-    soup = BeautifulSoup(client.get(sheet, headers={"Accept-Language": lang}).data, "html.parser")
+    soup = BeautifulSoup(client.get(sheet, headers={"Accept-Language": lang}).data, "lxml")
     for grid in soup.select("table.grid"):
         rows = grid.find_all("tr")
         columns = [th.get_text() for th in rows[0].find_all("th", scope="col")]
@@ -136,7 +136,7 @@ def test_each_grid_card_has_a_row_and_a_column_header(client, lang, row, column)
 def test_explanations_name_the_tamers(client):
     case = load_case(next(p for p in CASE_FILES if p.name.startswith("15-")))
     page = client.get(client.post("/", data=form_data(case["game"])).headers["Location"])
-    soup = BeautifulSoup(page.data, "html.parser")
+    soup = BeautifulSoup(page.data, "lxml")
     lines = [li.get_text() for li in soup.select("#explain-0-dragons li")]
     assert lines and all(line.startswith("Dragon at r") for line in lines)
     assert any("domesticated by" in line for line in lines)
@@ -154,7 +154,7 @@ def test_edit_returns_the_filled_form(client):
     case = load_case(CASE_FILES[18])
     game = case["game"]
     url = client.post("/", data=form_data(game)).headers["Location"]
-    soup = BeautifulSoup(client.get(url + "/edit").data, "html.parser")
+    soup = BeautifulSoup(client.get(url + "/edit").data, "lxml")
     for i, player in enumerate(game["players"]):
         assert soup.select_one(f"#players-{i}-name")["value"] == player["name"]
         cells = [card for row in player["kingdom"] for card in row]
@@ -169,7 +169,7 @@ def test_edit_returns_the_filled_form(client):
 def test_damaged_link_is_a_friendly_404(client, token):
     response = client.get(f"/sheet/{token}")
     assert response.status_code == 404
-    soup = BeautifulSoup(response.data, "html.parser")
+    soup = BeautifulSoup(response.data, "lxml")
     assert "damaged" in soup.select_one("#error").get_text()
     assert b"Traceback" not in response.data
 
@@ -199,7 +199,7 @@ def test_R7_5_tiebreak_names_the_position_of_the_sorted_rows_in_german(client):
     players = [{"name": name, "kingdom": rows_of(grid), "legends": legends} for name, (grid, legends) in grids.items()]
     game = {"players": players}
     sheet = client.get(client.post("/", data=form_data(game)).headers["Location"] + "?lang=de")
-    note = BeautifulSoup(sheet.data, "html.parser").select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
+    note = BeautifulSoup(sheet.data, "lxml").select_one("#tiebreaks li.tiebreak").get_text(" ", strip=True)
     assert note == (
         "\u2068Ada\u2069 vor \u2068Bo\u2069: beide haben 8 Harmoniepunkte; "
         "nach ihren Zeilen von der höchsten zur niedrigsten sortiert, entscheidet die zweithöchste Zeile, 4 zu 3."
@@ -210,7 +210,7 @@ def test_R2_2_a_portal_between_two_conflicting_cards_is_not_itself_in_conflict(c
     plains = [["plain"] * 4 for _ in range(4)]
     ada = [["elves", "portal", "dwarves", "plain"], *plains[1:]]  # Elves r1c1 – Dwarves r1c3 through portal r1c2
     game = {"players": [{"name": "Ada", "kingdom": ada}, {"name": "Bo", "kingdom": plains}]}
-    soup = BeautifulSoup(client.get(client.post("/", data=form_data(game)).headers["Location"]).data, "html.parser")
+    soup = BeautifulSoup(client.get(client.post("/", data=form_data(game)).headers["Location"]).data, "lxml")
     marked = [td["id"] for td in soup.select("#kingdom-0 td.in-conflict")]
     assert marked == ["k0-r1c1", "k0-r1c3"]
     assert "k0-r1c2" in soup.select_one("#row-conflicts td a.why")["data-cells"]  # still lit when asked why

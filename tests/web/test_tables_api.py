@@ -93,7 +93,7 @@ def test_case_19_through_the_api_alone_gives_the_engines_game(db_client):
         assert player["categories"] == {row.value: value for row, value in result.rows.items()}
         assert (player["total"], player["place"]) == (result.total, result.place)
         assert (player["total"], player["place"]) == (expected["total"], expected["place"])
-    page = BeautifulSoup(db_client.get(game_url.removeprefix("http://localhost")).text, "html.parser")
+    page = BeautifulSoup(db_client.get(game_url.removeprefix("http://localhost")).text, "lxml")
     assert [int(td["data-value"]) for td in page.select("#row-total td")] == [r.total for r in sheet.results]
     state = db_client.get(f"/api/tables/{code}").json
     assert state["locked"] and state["game_url"] == game_url and "edit_url" not in state
