@@ -34,6 +34,7 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..engine import LEGENDS_BY_ID, MAX_PLAYERS, Card, GameError, GameErrors, Row, UnknownCard, get_ruleset
@@ -68,12 +69,26 @@ CELLS = 16
 
 def _too_many(limit: Any = None) -> Response:
     message = gettext("Too many tries from your address in a short time. Try again in a minute.")
-    return make_response(render_template("errors/error.html", error=None, message=message), 429)
+    return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
+
+
+def _seated_here() -> bool:
+    """This phone holds a secret of the table in the address (host or seat): no
+    code guesser, so wrong codes typed from the same address (a home network,
+    where every phone shares one) never lock it out of its own table."""
+    code = tables.normalise_code((request.view_args or {}).get("code", "")) or ""
+    tokens = _tokens(code) if code else []
+    table = tables.find(code) if tokens else None
+    return table is not None and any(tables.viewer(table, token).is_anyone for token in tokens)
 
 
 #: Codes that name no table cost like failed logins, counted with the API's (per client address).
 wrong_code_limit = limiter.shared_limit(
-    wrong_code_rate_limit, scope="wrong-codes", deduct_when=was_wrong_code, on_breach=_too_many
+    wrong_code_rate_limit,
+    scope="wrong-codes",
+    deduct_when=was_wrong_code,
+    on_breach=_too_many,
+    exempt_when=_seated_here,
 )
 
 
@@ -314,9 +329,10 @@ def _live_context(state: tables.TableState, phone: Phone, compact: bool = False)
             if seat.wrong_cell is not None:
                 notes.append(
                     gettext(
-                        "%(checker)s says %(cell)s of %(name)s’s kingdom is wrong.",
+                        "%(checker)s says the card in row %(row)s, column %(column)s of %(name)s’s kingdom is wrong.",
                         checker=names.get(seat.wrong_by or 0, "?"),
-                        cell=words().cell(seat.wrong_cell),
+                        row=seat.wrong_cell // 4 + 1,
+                        column=seat.wrong_cell % 4 + 1,
                         name=seat.name,
                     )
                 )

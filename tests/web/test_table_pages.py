@@ -94,7 +94,8 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     assert refused.status_code == 409 and soup(refused).find(id="table-errors")
     # seat 2 finds a wrong cell in seat 1; seat 1's phone sees it
     assert phones[1].post(f"/t/{code}/check/1", data={"action": "wrong", "cell": "5"}).status_code == 303
-    assert "r2c2" in soup(phones[0].get(f"/t/{code}")).find(id="table-notes").get_text()
+    note = " ".join(soup(phones[0].get(f"/t/{code}")).find(id="table-notes").get_text().split())
+    assert "Bo says the card in row 2, column 2 of Ada’s kingdom is wrong." in note
     assert phones[0].post(f"/t/{code}/seat/1", data=seat_fields(players[0])).status_code == 303
     for n in range(4):
         checker = phones[(n + 1) % 4]
@@ -240,3 +241,21 @@ def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
     live = soup(client.get(f"/t/{code}/live"))
     assert all("mine" in live.find(id=f"seat-{n}")["class"] for n in (1, 2))  # one phone, two seats
     assert "16/16" in live.find(id="seat-2").get_text() and live.find(id="enter-2")
+
+
+def test_wrong_codes_from_one_address_never_lock_a_seated_phone_out_of_its_table(tmp_path):
+    """Found by a fresh tester: wrong codes typed on one home network (one address
+    for every phone) gave the host's own new table a 429 "unexpected problem" page."""
+    from tests.conftest import make_test_app
+
+    app = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, WRONG_CODE_RATE_LIMIT="3 per minute")
+    host, stranger = app.test_client(), app.test_client()
+    code = start_table(host)
+    assert [stranger.get("/t/AAAAAA").status_code for _ in range(4)] == [404, 404, 404, 429]
+    refused = soup(stranger.get(f"/t/{code}"))  # a phone with no secret of the table: refused a while
+    assert refused.find("h1").get_text() == "Please wait a moment"
+    assert "Too many tries" in refused.get_text()
+    assert host.get(f"/t/{code}").status_code == 200  # the host's phone, same address: its table
+    assert host.post(f"/t/{code}/seats", data={"name": "Ana"}).status_code == 303
+    assert host.get(f"/t/{code}/seat/1").status_code == 200
+    assert host.get("/t/AAAAAA").status_code == 429  # but no more guessing from it either
