@@ -41,11 +41,13 @@ from ..engine import LEGENDS_BY_ID, MAX_PLAYERS, Card, GameError, GameErrors, Ro
 from ..engine.kingdom import Kingdom
 from ..store import games as saved_games
 from ..store import tables
+from ..store.db import db
 from ..store.models import ScoreTable
 from .display import qr_fits
 from .forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from .game_form import kingdom_context
 from .i18n import N_, error_message, error_text, gettext, legend_name, words
+from .membership import group_for_save, leave, phone_groups
 from .preview import score_partial
 from .security import (
     count_wrong_code,
@@ -258,7 +260,10 @@ def _locked_page(table: ScoreTable):
     context = sheet_context(
         saved_games.sheet_of(saved.entry), saved.played_on, links, saved=saved, viewing=None, owner=False
     )
-    return render_template("tables/locked.html", **context, state=state, phone=phone, private_link=private)
+    group = next((grp for grp in phone_groups() if grp.id == saved.group_id), None) if phone.is_host else None
+    return render_template(
+        "tables/locked.html", **context, state=state, phone=phone, private_link=private, saved_group=group
+    )
 
 
 @bp.get("/t/<code>/qr.svg")
@@ -555,7 +560,7 @@ def host(code: str):
     actions: dict[str, Callable[[], Any]] = {
         "checks-on": lambda: tables.set_checks(table, phone.host_token or "", True),
         "checks-off": lambda: tables.set_checks(table, phone.host_token or "", False),
-        "lock": lambda: tables.lock(table, phone.host_token),
+        "lock": lambda: _lock(table, phone),
     }
     try:
         if action == "again":
@@ -576,6 +581,29 @@ def host(code: str):
             return redirect(url_for(".table", code=table.code), code=303)
         return _table_page(table, SeatNameForm(formdata=None), [error_message(error)], 409)
     return redirect(url_for(".table", code=table.code), code=303)
+
+
+def _lock(table: ScoreTable, phone: Phone) -> None:
+    """Lock *table* into a group, as a save goes to one (issue #12): the host's
+    choice on the form, by default the group this phone used last, or a new
+    one ("Our games" unless named), added to the host's phone. A refused lock
+    keeps no new group, here or on the phone.
+
+    :raises GameError: the group choice's refusals, and :func:`tables.lock`'s.
+    """
+    if not phone.is_host:
+        raise tables.NotAllowed("host-only")
+    known = {group.public_id for group in phone_groups()}
+    group = group_for_save()
+    try:
+        saved, _ = tables.lock(table, phone.host_token, group)
+    except BaseException:
+        db.session.rollback()
+        if group.public_id not in known:
+            leave(group)
+        raise
+    if saved.group_id != group.id and group.public_id not in known:  # locked before, elsewhere: its group stands
+        leave(group)
 
 
 @bp.errorhandler(CSRFError)

@@ -109,6 +109,10 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
         for name in expected:
             assert name in text
         assert bool(page.find(id="private-link")) == (phone is client)  # only the host
+        assert bool(page.find(id="saved-group")) == (phone is client)  # with the group it went to
+    # the game went to a new group on the host's phone (a save's default): in its History
+    history = soup(client.get("/games"))
+    assert not history.find(id="no-group") and "Ada" in history.get_text()
     # the sheet's first look at the live part says locked, no new table yet
     before = phones[2].get(f"/t/{code}/live")
     assert (before.headers["X-Table-Locked"], before.headers["X-Table-Next"]) == ("1", "0")
@@ -259,3 +263,29 @@ def test_wrong_codes_from_one_address_never_lock_a_seated_phone_out_of_its_table
     assert host.post(f"/t/{code}/seats", data={"name": "Ana"}).status_code == 303
     assert host.get(f"/t/{code}/seat/1").status_code == 200
     assert host.get("/t/AAAAAA").status_code == 429  # but no more guessing from it either
+
+
+def test_a_refused_lock_keeps_no_new_group_and_a_lock_goes_to_the_group_chosen(app, client):
+    """Locking saves into a group like the save form (issue #12): the host's choice."""
+    from scorekeeper.store.groups import all_groups
+
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    other = app.test_client()
+    for phone, player in zip([client, other], players, strict=True):
+        assert phone.post(f"/t/{code}/seats", data={"name": player["name"]}).status_code == 303
+    refused = client.post(f"/t/{code}/host", data={"action": "lock", "group": "new", "group_name": "Thursdays"})
+    assert refused.status_code == 409  # nobody is done
+    assert soup(refused).find(id="group-name")["value"] == "Thursdays"  # the choice comes back
+    with app.app_context():
+        assert all_groups() == []
+    assert soup(client.get("/groups")).find(id="no-groups")
+    for n, (phone, player) in enumerate(zip([client, other], players, strict=True), start=1):
+        assert phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player)).status_code == 303
+    assert client.post(f"/t/{code}/host", data={"action": "checks-off"}).status_code == 303
+    locked = client.post(f"/t/{code}/host", data={"action": "lock", "group": "new", "group_name": "Thursdays"})
+    assert locked.status_code == 303
+    with app.app_context():
+        assert [(row.group.name, row.games) for row in all_groups()] == [("Thursdays", 1)]
+    assert "Thursdays" in soup(client.get(f"/t/{code}")).find(id="saved-group").get_text()
+    assert players[0]["name"] in soup(client.get("/games")).get_text()
