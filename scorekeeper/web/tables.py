@@ -216,7 +216,10 @@ def table(code: str):
     if came_from and not _tokens(table.code):
         kept = [token for token in _tokens(came_from[:10].upper()) if tables.viewer(table, token).is_anyone]
         if kept:
-            response = redirect(url_for(".table", code=table.code), code=303)
+            who = tables.viewer(table, kept[0])
+            # a player lands in their seat; the host on the table's page, with its code and QR code
+            back = url_for(".seat", code=table.code, number=min(who.seats)) if who.seats and not who.host else None
+            response = redirect(back or url_for(".table", code=table.code), code=303)
             return _keep_token(response, table.code, kept[0], kept=kept)
     if table.locked_at is not None:
         return _locked_page(table)

@@ -182,8 +182,8 @@ def test_four_phones_score_case_19_together(browser, live_server, axe_script):
         cy.wait_for_selector("a#again")
         with cy.expect_navigation():
             cy.locator("a#again").tap()
-        cy.wait_for_selector("#enter-3")
-        assert cy.locator("#take-seat").count() == 0
+        cy.wait_for_selector("#palette:not([hidden])")  # straight back in the seat, the kingdom empty
+        assert cy.url.endswith("/seat/3") and cy.input_value("#seat-cells-0") == ""
         assert refused == []
     finally:
         for context in contexts:

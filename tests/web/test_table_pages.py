@@ -124,9 +124,14 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     assert (after.headers["X-Table-Locked"], after.headers["X-Table-Next"]) == ("1", "1")
     new_code = re.search(r"/t/(\w+)", again.headers["Location"]).group(1)
     link = soup(phones[2].get(f"/t/{code}")).find(id="again")["href"]
-    assert phones[2].get(link).status_code == 303
+    back = phones[2].get(link)
+    assert back.status_code == 303 and back.headers["Location"] == f"/t/{new_code}/seat/3"  # straight to the seat
+    assert phones[2].get(f"/t/{new_code}/seat/3").status_code == 200
     page = soup(phones[2].get(f"/t/{new_code}"))
     assert page.find(id="enter-3") and not page.find(id="take-seat")
+    # a phone that never sat at the table sees the sheet, but no seat is offered to it
+    stranger = soup(app.test_client().get(f"/t/{code}"))
+    assert stranger.find(id="table-done") and not stranger.find(id="again") and not stranger.find(id="live")
 
 
 @pytest.mark.parametrize("path", ["/t/ABCDEF", "/t/ABCDEF/seat/1", "/t/ABCDEF/check/1"])
