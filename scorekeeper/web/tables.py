@@ -476,10 +476,18 @@ def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, s
             p=form.seat.form,
             messages=messages or [],
             live=_live_context(state, phone, compact=True),
+            invite=_invite(state) if phone.is_host and len(state.seats) < MAX_PLAYERS else None,
             **kingdom_context(),
         ),
         status,
     )
+
+
+def _invite(state: tables.TableState) -> SimpleNamespace:
+    """The join link and its QR code, for the host's seat page while seats are free
+    (a seated host still shows the code to players who come later)."""
+    link = url_for(".table", code=state.code, _external=True)
+    return SimpleNamespace(link=link, qr=url_for(".qr", code=state.code) if qr_fits(link) else None)
 
 
 # -- checking another seat

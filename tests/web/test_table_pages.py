@@ -294,3 +294,17 @@ def test_a_refused_lock_keeps_no_new_group_and_a_lock_goes_to_the_group_chosen(a
         assert [(row.group.name, row.games) for row in all_groups()] == [("Thursdays", 1)]
     assert "Thursdays" in soup(client.get(f"/t/{code}")).find(id="saved-group").get_text()
     assert players[0]["name"] in soup(client.get("/games")).get_text()
+
+
+def test_a_seated_host_keeps_the_join_code_and_qr_code_while_seats_are_free(app, client):
+    """Found by a fresh tester: once seated, the host's page had no code, link or QR code."""
+    code = start_table(client)
+    assert client.post(f"/t/{code}/seats", data={"name": "Ana"}).status_code == 303
+    invite = soup(client.get(f"/t/{code}/seat/1")).find(id="invite")
+    assert invite.find(id="join-code").get_text() == code
+    qr_page = soup(client.get(invite.find(id="show-qr")["href"].split("#")[0]))  # the table's page, QR code large
+    assert client.get(qr_page.find(id="table-qr")["src"]).mimetype == "image/svg+xml"
+    assert invite.find(id="table-link")["href"].endswith(f"/t/{code}")
+    other = app.test_client()
+    assert other.post(f"/t/{code}/seats", data={"name": "Ben"}).status_code == 303
+    assert not soup(other.get(f"/t/{code}/seat/2")).find(id="invite")  # only the host's phone
