@@ -47,14 +47,24 @@ def checked_group_name(raw: str | None) -> str:
     :raises GameError: ``"group-name-empty"``, ``"group-name-too-long"`` (``most``),
         ``"group-name-hidden-characters"``.
     """
-    raw = raw or ""
+    return _checked_name(raw or "", "group", MAX_GROUP_NAME)
+
+
+def _checked_name(raw: str, kind: str, most: int) -> str:
+    """*raw* in its one form (:func:`display_name`), refused as a ``kind``
+    name (``"group"``, ``"roster"``): hidden characters, nothing to show, or
+    more than *most* characters.
+
+    :raises GameError: ``"<kind>-name-hidden-characters"``, ``"<kind>-name-empty"``,
+        ``"<kind>-name-too-long"`` (``most``).
+    """
     if has_hidden_controls(raw):
-        raise GameError("group-name-hidden-characters")
+        raise GameError(f"{kind}-name-hidden-characters")
     name = display_name(raw)
     if not shows_a_name(name):
-        raise GameError("group-name-empty")
-    if len(name) > MAX_GROUP_NAME:
-        raise GameError("group-name-too-long", most=MAX_GROUP_NAME)
+        raise GameError(f"{kind}-name-empty")
+    if len(name) > most:
+        raise GameError(f"{kind}-name-too-long", most=most)
     return name
 
 
@@ -185,13 +195,7 @@ def rename_player(player: Player, new_name: str) -> Player:
         ``"roster-name-taken"`` (``other``: the roster name that is the same
         name; merge the two instead).
     """
-    if has_hidden_controls(new_name):
-        raise GameError("roster-name-hidden-characters")
-    name = display_name(new_name)
-    if not shows_a_name(name):
-        raise GameError("roster-name-empty")
-    if len(name) > MAX_PLAYER_NAME:
-        raise GameError("roster-name-too-long", most=MAX_PLAYER_NAME)
+    name = _checked_name(new_name, "roster", MAX_PLAYER_NAME)
     key = name_key(name)
     other = db.session.scalar(
         select(Player).where(Player.group_id == player.group_id, Player.name_key == key, Player.id != player.id)

@@ -250,8 +250,8 @@ class PageForm(FlaskForm):
             return _wtforms_catalogue(str(get_locale() or "en"))
 
 
-class GameForm(PageForm):
-    """The whole game: ruleset and 2–4 players (CSRF-protected)."""
+class RulesetAndDateForm(PageForm):
+    """The ruleset and the date played, as a new game and a new table ask for them."""
 
     ruleset = RadioField(
         "Ruleset",
@@ -260,6 +260,11 @@ class GameForm(PageForm):
         validate_choice=False,
     )
     played_on = DateField("Date played", validators=[Optional()], default=date.today)
+
+
+class GameForm(RulesetAndDateForm):
+    """The whole game: ruleset and 2–4 players (CSRF-protected)."""
+
     players = FieldList(FormField(PlayerForm), min_entries=0, max_entries=_MAX_ENTRIES)
 
     def fill_to_minimum(self) -> None:
@@ -335,17 +340,9 @@ class CorrectionForm(DetailsMixin, GameForm):
 # -- shared tables ("Score together", web/tables.py)
 
 
-class StartTableForm(PageForm):
+class StartTableForm(RulesetAndDateForm):
     """Start a table: the ruleset and the date played (the host phone's local
     date, filled in by app.js; the server's day without JavaScript)."""
-
-    ruleset = RadioField(
-        "Ruleset",
-        choices=[SelectChoice(ruleset.id, ruleset.name) for ruleset in RULESETS.values()],
-        default="pocket",
-        validate_choice=False,
-    )
-    played_on = DateField("Date played", validators=[Optional()], default=date.today)
 
 
 class JoinCodeForm(PageForm):

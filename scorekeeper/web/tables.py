@@ -229,14 +229,14 @@ def table(code: str):
 def _table_page(table: ScoreTable, name_form: SeatNameForm, messages: list[str] | None = None, status: int = 200):
     state = tables.state(table)
     phone = _phone(table)
-    link = url_for(".table", code=table.code, _external=True)
+    invite = _invite(state)
     return (
         render_template(
             "tables/table.html",
             state=state,
             phone=phone,
-            link=link,
-            qr=url_for(".qr", code=table.code) if phone.is_host and qr_fits(link) else None,
+            link=invite.link,
+            qr=invite.qr if phone.is_host else None,
             name_form=name_form,
             messages=messages or [],
             full=len(state.seats) >= MAX_PLAYERS,
