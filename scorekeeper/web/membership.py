@@ -19,10 +19,11 @@ page) hold markers where this phone's part goes: :data:`GROUP_CHOICE_SLOT`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from flask import Flask, Response, after_this_request, current_app, g, render_template, request
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
@@ -185,6 +186,8 @@ def group_choice(error: str | None = None) -> str:
     """The save form's part that chooses the group: this phone's groups, or a new one (named)."""
     phone_groups()
     groups: list[GroupChoice] = g.group_choices
+    if not groups and request.method != "POST" and error is None and g.get("group_error") is None:
+        return _first_group_choice(str(get_locale() or "en"))
     chosen = request.form.get("group") if request.method == "POST" else None
     if chosen is None or (chosen != "new" and chosen not in {grp.public_id for grp in groups}):
         chosen = groups[0].public_id if groups else "new"
@@ -195,6 +198,14 @@ def group_choice(error: str | None = None) -> str:
         group_name=request.form.get("group_name", "") if request.method == "POST" else "",
         group_error=error if error is not None else g.get("group_error"),
     )
+
+
+@functools.lru_cache(maxsize=8)
+def _first_group_choice(language: str) -> str:
+    """The group choice of a phone in no group yet (most phones at a new
+    table), the same for all of them: written once per language (the
+    request's, whose words it reads)."""
+    return render_template("groups/_group_choice.html", groups=[], chosen="new", group_name="", group_error=None)
 
 
 def roster_suggestions() -> str:

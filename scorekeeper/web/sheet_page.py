@@ -80,8 +80,10 @@ def _grid(score: KingdomScore) -> list[SimpleNamespace]:
     ]
 
 
+@functools.lru_cache(maxsize=512)
 def read_token(token: str) -> tuple[Game, date | None] | None:
-    """The game packed in *token* and its date, or ``None`` for a damaged link."""
+    """The game packed in *token* and its date, or ``None`` for a damaged link
+    (kept per link: a sheet's first view reads it for its key and its page)."""
     try:
         data, played_on = decode_game(token)
         return Game.from_dict(data), played_on

@@ -1,0 +1,126 @@
+"""The sheet page's kingdoms, written in Python: grids, explanations, the
+score table's cell lists and the key.
+
+A 4-player sheet draws 64 grid cells, each with its symbol, code, points,
+marks and a sentence for screen readers, 28 explanations and 28 score-table
+links naming the cells behind them. Written by ``sheets/sheet.html`` itself,
+they were most of a new game's first render (hundreds of small template
+calls); here they are plain string building, and each grid cell's markup is
+written once per language and kept, as the same card with the same points
+in the same place comes back game after game.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from flask_babel import get_locale
+from markupsafe import Markup, escape
+
+from ..engine import Card, KingdomScore, PlayerResult, Row, cell_name
+from .display import CARD_SYMBOLS
+from .i18n import gettext, words
+
+
+def signed(points: int) -> str:
+    """Harmony Points as the grid shows them: ``+4``, ``0``, ``-2``."""
+    return f"+{points}" if points > 0 else str(points)
+
+
+def grid_rows(score: KingdomScore, player: int) -> Markup:
+    """The four ``<tr>`` of a scored kingdom's grid (cells 0..15 row by row),
+    for player number *player* (0-based: cell ids ``k<player>-r1c1`` …), in
+    the page's language: each card with its points (R3, R5), ⚔ for a tribe
+    card in a conflict (R4.2), ✓ or ✗ for a domesticated or wild Dragon (R5)."""
+    language = str(get_locale() or "en")
+    conflicts = {cell for conflict in score.conflicts for cell in conflict.cells}
+    tamed = {dragon.cell: dragon.is_domesticated for dragon in score.dragons}
+    cells = score.kingdom.cards
+    parts: list[str] = []
+    for row in range(4):
+        parts.append(_row_head(language, row))
+        for cell in range(row * 4, row * 4 + 4):
+            parts.append(
+                _cell(language, player, cell, cells[cell], score.cell_points(cell), cell in conflicts, tamed.get(cell))
+            )
+        parts.append("</tr>\n")
+    return Markup("".join(parts))
+
+
+@functools.lru_cache(maxsize=16)
+def _row_head(language: str, row: int) -> str:
+    label = escape(gettext("row %(row)d", row=row + 1))
+    return f'<tr><th scope="row"><span class="visually-hidden">{label}</span></th>\n'
+
+
+@functools.lru_cache(maxsize=8192)
+def _cell(
+    language: str, player: int, cell: int, card: Card, points: int | None, conflict: bool, tamed: bool | None
+) -> str:
+    """One grid cell's ``<td>`` in *language* (the request's: its words are read from it)."""
+    writer = words()
+    classes = f"card card-{card.value}"
+    spoken = f"{escape(writer.card(card))} ({escape(writer.cell(cell))})"
+    marks = signed(points) if points is not None else ""
+    if conflict:
+        classes += " in-conflict"
+        marks += '<span class="mark"> ⚔</span>'
+        spoken += f", {escape(gettext('in conflict'))}"
+    if tamed is not None:
+        classes += " tamed" if tamed else " wild"
+        marks += f'<span class="mark"> {"✓" if tamed else "✗"}</span>'
+        spoken += f", {escape(gettext('domesticated') if tamed else gettext('wild'))}"
+    return (
+        f'<td class="{classes}" id="k{player}-{cell_name(cell)}" data-card="{card.value}">'
+        f'<span class="face"><span class="sym" aria-hidden="true">{CARD_SYMBOLS[card]}</span>'
+        f'<span class="code">{escape(writer.code(card))}</span></span>'
+        f'<span class="pts">{marks}</span><span class="visually-hidden">{spoken}</span></td>\n'
+    )
+
+
+def row_cells(score: KingdomScore, player: int, row: Row) -> str:
+    """The ids of the grid cells behind *row* of player number *player*, each
+    followed by a space (``"k0-r1c1 k0-r1c2 "``): what a tap on the row's
+    number highlights (``data-cells``)."""
+    return "".join([f"k{player}-{cell_name(cell)} " for cell in sorted(score.cells_for(row))])
+
+
+def explanation_rows(result: PlayerResult) -> Markup:
+    """Why each of the seven rows of *result* scored what it did (R3–R6), as
+    the sheet's ``<div class="explain-row">`` blocks, in the page's language."""
+    writer = words()
+    player = result.index
+    nothing, back = gettext("Nothing."), gettext("Back to the table")
+    parts: list[str] = []
+    for row in Row:
+        lines = writer.explain(result.score, row)
+        reasons = (
+            "<ul>" + "".join([f"<li>{escape(line)}</li>" for line in lines]) + "</ul>"
+            if lines
+            else f'<p class="none">{nothing}</p>'
+        )
+        parts.append(
+            f'\n\n<div class="explain-row" id="explain-{player}-{row.value}">\n'
+            f'<h4>{escape(writer.row(row))} <span class="value">{signed(result.rows[row])}</span></h4>\n'
+            f'{reasons}\n<a class="back" href="#row-{row.value}">{back}</a>\n</div>\n'
+        )
+    return Markup("".join(parts))
+
+
+def grid_key() -> Markup:
+    """The key under the grids: each card's symbol, code and name, and what the marks mean."""
+    return Markup(_grid_key(str(get_locale() or "en")))
+
+
+@functools.lru_cache(maxsize=8)
+def _grid_key(language: str) -> str:
+    writer = words()
+    cards = " ".join(
+        [f"{symbol} {escape(writer.code(card))} {escape(writer.card(card))} ·" for card, symbol in CARD_SYMBOLS.items()]
+    )
+    marks = gettext(
+        "Numbers: Harmony Points the card scored; ⚔ in a conflict (dashed); ✓ domesticated Dragon (solid); "
+        "✗ wild Dragon (dotted). In explanations, %(cell)s is row 2, column 3.",
+        cell=escape(writer.cell(6)),
+    )
+    return f'<p class="grid-key">{gettext("Key:")} {cards[:-2]}. {marks}</p>'
