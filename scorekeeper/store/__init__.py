@@ -54,12 +54,13 @@ def init_app(app: Flask) -> None:
     Without it the schema is migrated by ``flask db upgrade`` (a release step)."""
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
     options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
-    # A pooled connection is tried before each use and replaced if the server
-    # dropped it (a PostgreSQL restart): no request fails for an old connection.
-    options.setdefault("pool_pre_ping", True)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         options.setdefault("connect_args", {"timeout": 30})
     elif app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # A pooled connection is tried before each use and replaced if the server
+        # dropped it (a PostgreSQL restart): no request fails for an old connection.
+        # (A SQLite file has no server to drop it: no "SELECT 1" before each query.)
+        options.setdefault("pool_pre_ping", True)
         # an unreachable host answers within seconds (503), not after the system's TCP timeout
         options.setdefault("connect_args", {"connect_timeout": int(app.config.get("DATABASE_CONNECT_TIMEOUT", 5))})
     if app.testing:  # tests make many short-lived apps: keep no idle connection behind

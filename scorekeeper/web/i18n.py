@@ -89,6 +89,7 @@ def init_app(app: Flask) -> None:
         npgettext=lambda context, singular, plural, n: _catalogue().unpgettext(context, singular, plural, n),
     )
     app.jinja_env.filters["bdi"] = bdi
+    app.jinja_env.filters["sentence_case"] = sentence_case
 
     @app.after_request
     def remember_language(response):
@@ -162,6 +163,11 @@ def bdi(name: str) -> Markup:
     """A player's name (or other text a player typed) isolated for the page:
     ``<bdi>سارة</bdi>``, so right-to-left names keep their neighbours in place."""
     return Markup("<bdi>%s</bdi>") % name
+
+
+def sentence_case(text: str) -> str:
+    """*text* with its first letter upper case, the rest as it is (``"r1c2 …"`` → ``"R1c2 …"``)."""
+    return text[:1].upper() + text[1:]
 
 
 def bold_names(names: Iterable[str]) -> Markup:

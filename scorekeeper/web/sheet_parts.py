@@ -13,6 +13,7 @@ in the same place comes back game after game.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from flask_babel import get_locale
 from markupsafe import Markup, escape
@@ -28,15 +29,16 @@ def signed(points: int) -> str:
 
 
 def grid_rows(score: KingdomScore, player: int) -> Markup:
-    """The four ``<tr>`` of a scored kingdom's grid (cells 0..15 row by row),
-    for player number *player* (0-based: cell ids ``k<player>-r1c1`` …), in
-    the page's language: each card with its points (R3, R5), ⚔ for a tribe
-    card in a conflict (R4.2), ✓ or ✗ for a domesticated or wild Dragon (R5)."""
+    """The rows of a scored kingdom's grid (cells 0..15 row by row), for
+    player number *player* (0-based: cell ids ``k<player>-r1c1`` …), in the
+    page's language: each card with its points (R3, R5), ⚔ for a tribe card
+    in a conflict (R4.2), ✓ or ✗ for a domesticated or wild Dragon (R5).
+    Each row and column has a header for screen readers (cells of no size)."""
     language = str(get_locale() or "en")
+    parts: list[str] = [_axis(language)]
     conflicts = {cell for conflict in score.conflicts for cell in conflict.cells}
     tamed = {dragon.cell: dragon.is_domesticated for dragon in score.dragons}
     cells = score.kingdom.cards
-    parts: list[str] = []
     for row in range(4):
         parts.append(_row_head(language, row))
         for cell in range(row * 4, row * 4 + 4):
@@ -45,6 +47,13 @@ def grid_rows(score: KingdomScore, player: int) -> Markup:
             )
         parts.append("</tr>\n")
     return Markup("".join(parts))
+
+
+@functools.lru_cache(maxsize=8)
+def _axis(language: str) -> str:
+    labels = [escape(gettext("column %(column)d", column=column)) for column in range(1, 5)]
+    headers = "".join([f'<th scope="col"><span class="visually-hidden">{label}</span></th>' for label in labels])
+    return f'<tr class="axis"><td></td>{headers}</tr>\n'
 
 
 @functools.lru_cache(maxsize=16)
@@ -78,11 +87,23 @@ def _cell(
     )
 
 
-def row_cells(score: KingdomScore, player: int, row: Row) -> str:
-    """The ids of the grid cells behind *row* of player number *player*, each
-    followed by a space (``"k0-r1c1 k0-r1c2 "``): what a tap on the row's
-    number highlights (``data-cells``)."""
-    return "".join([f"k{player}-{cell_name(cell)} " for cell in sorted(score.cells_for(row))])
+def category_rows(results: Sequence[PlayerResult]) -> Markup:
+    """The score table's seven category rows (R3–R6), a column per player:
+    each number links to its explanation, and names the grid cells behind it
+    (``data-cells="k0-r1c1 k0-r1c2 "``), which a tap highlights."""
+    writer = words()
+    parts: list[str] = []
+    for row in Row:
+        parts.append(f'\n<tr class="category" id="row-{row.value}">\n<th scope="row">{escape(writer.row(row))}</th>\n')
+        for result in results:
+            k, value = result.index, result.rows[row]
+            cells = "".join([f"k{k}-{cell_name(cell)} " for cell in sorted(result.score.cells_for(row))])
+            parts.append(
+                f'<td data-player="{k}" data-value="{value}"><a class="why" href="#explain-{k}-{row.value}"'
+                f' data-cells="{cells}">{value}</a></td>'
+            )
+        parts.append("\n</tr>\n")
+    return Markup("".join(parts))
 
 
 def explanation_rows(result: PlayerResult) -> Markup:
