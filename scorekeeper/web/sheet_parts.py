@@ -38,13 +38,12 @@ def grid_rows(score: KingdomScore, player: int) -> Markup:
     parts: list[str] = [_axis(language)]
     conflicts = {cell for conflict in score.conflicts for cell in conflict.cells}
     tamed = {dragon.cell: dragon.is_domesticated for dragon in score.dragons}
-    cells = score.kingdom.cards
+    cells, number = score.kingdom.cards, str(player)
     for row in range(4):
         parts.append(_row_head(language, row))
         for cell in range(row * 4, row * 4 + 4):
-            parts.append(
-                _cell(language, player, cell, cells[cell], score.cell_points(cell), cell in conflicts, tamed.get(cell))
-            )
+            head, tail = _cell(language, cell, cells[cell], score.cell_points(cell), cell in conflicts, tamed.get(cell))
+            parts += (head, number, tail)
         parts.append("</tr>\n")
     return Markup("".join(parts))
 
@@ -62,11 +61,12 @@ def _row_head(language: str, row: int) -> str:
     return f'<tr><th scope="row"><span class="visually-hidden">{label}</span></th>\n'
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=4096)
 def _cell(
-    language: str, player: int, cell: int, card: Card, points: int | None, conflict: bool, tamed: bool | None
-) -> str:
-    """One grid cell's ``<td>`` in *language* (the request's: its words are read from it)."""
+    language: str, cell: int, card: Card, points: int | None, conflict: bool, tamed: bool | None
+) -> tuple[str, str]:
+    """One grid cell's ``<td>`` in *language* (the request's: its words are read
+    from it), in two parts: before and after the player number in its id."""
     writer = words()
     classes = f"card card-{card.value}"
     spoken = f"{escape(writer.card(card))} ({escape(writer.cell(cell))})"
@@ -79,8 +79,8 @@ def _cell(
         classes += " tamed" if tamed else " wild"
         marks += f'<span class="mark"> {"✓" if tamed else "✗"}</span>'
         spoken += f", {escape(gettext('domesticated') if tamed else gettext('wild'))}"
-    return (
-        f'<td class="{classes}" id="k{player}-{cell_name(cell)}" data-card="{card.value}">'
+    return f'<td class="{classes}" id="k', (
+        f'-{cell_name(cell)}" data-card="{card.value}">'
         f'<span class="face"><span class="sym" aria-hidden="true">{CARD_SYMBOLS[card]}</span>'
         f'<span class="code">{escape(writer.code(card))}</span></span>'
         f'<span class="pts">{marks}</span><span class="visually-hidden">{spoken}</span></td>\n'
@@ -111,7 +111,7 @@ def explanation_rows(result: PlayerResult) -> Markup:
     the sheet's ``<div class="explain-row">`` blocks, in the page's language."""
     writer = words()
     player = result.index
-    nothing, back = gettext("Nothing."), gettext("Back to the table")
+    nothing, back = writer._("Nothing."), writer._("Back to the table")
     parts: list[str] = []
     for row in Row:
         lines = writer.explain(result.score, row)
