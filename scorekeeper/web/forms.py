@@ -126,6 +126,7 @@ def not_a_card(word: str) -> str:
     return _("“%(word)s” is not a card; did you mean %(card)s?", word=word.strip()[:20], card=name)
 
 
+@functools.lru_cache(maxsize=1024)  # a posted game sends 64 cells, mostly the same ten words
 def card_id_of(text: str | None) -> str:
     """The canonical id of the card *text* names (as :func:`card_of_word`),
     ``""`` for nothing, or *text* itself (trimmed) when it names no card."""
