@@ -245,6 +245,8 @@ def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
         elif isinstance(error, InvalidPlayerName):
             panel.name.errors = [*panel.name.errors, error_text(error)]
         elif isinstance(error, UnknownCard) and error.cell is not None:
+            if panel.paste.errors and not panel.cells[error.cell].data:
+                continue  # left empty because the text box could not be read: its error says why, once
             message = error_message(error)
             if error.message_id == "card-unknown":  # the card nearest to what was typed, not "card ids"
                 message = f"{words().where(error)}: {not_a_card(str(error.params['value']))}"

@@ -109,6 +109,19 @@ def test_the_text_box_names_the_nearest_card(client, lang, expected):
     assert soup.select_one("#players-0-paste-errors").get_text().strip() == expected
 
 
+def test_a_text_box_that_cannot_be_read_is_the_only_error_of_its_empty_grid(client):
+    """Found by a fresh tester: the grid left empty by an unreadable text box was
+    reported too, as "16 cells have no card chosen yet", above the real problem."""
+    data = form_data(FOUR["game"]) | {"players-0-paste": "Fo Xyz Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo"}
+    for cell in range(16):
+        data[f"players-0-cells-{cell}"] = ""
+    soup = soup_of(client.post("/", data=data))
+    assert soup.select_one("#players-0-paste-errors").get_text(strip=True) == "Line 1: “Xyz” is not a card."
+    assert soup.select_one("#players-0-cells-errors") is None and not soup.select("#player-0 .has-error")
+    summary = soup.select_one("#form-errors").get_text(" ", strip=True)
+    assert summary.endswith("Line 1: “Xyz” is not a card") and "cells" not in summary
+
+
 def test_cells_and_text_box_are_not_corrected_by_the_phone(client):
     soup = soup_of(client.get("/"))
     for field in [soup.select_one("#players-0-cells-0"), soup.select_one("#players-0-paste")]:
