@@ -93,6 +93,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"]
     app.jinja_env.filters["bdi"] = bdi
     app.jinja_env.filters["sentence_case"] = sentence_case
+    app.jinja_env.filters["sentence"] = sentence
 
     @app.after_request
     def remember_language(response):
@@ -171,6 +172,14 @@ def bdi(name: str) -> Markup:
 def sentence_case(text: str) -> str:
     """*text* with its first letter upper case, the rest as it is (``"r1c2 …"`` → ``"R1c2 …"``)."""
     return text[:1].upper() + text[1:]
+
+
+def sentence(text: str) -> str:
+    """A message standing on its own (beside a field) as a sentence: its first
+    letter upper case and an end mark (the engine's messages are also parts of
+    longer lines, so they have neither): ``"the name is empty"`` → ``"The name is empty."``."""
+    text = sentence_case(text)
+    return text if text.rstrip().endswith((".", "?", "!", "…")) else f"{text}."
 
 
 def bold_names(names: Iterable[str]) -> Markup:

@@ -286,6 +286,19 @@ def test_error_summary_says_what_is_wrong_for_each_player(client):
     assert summary == f"{name}: 2 rot markierte Felder"
 
 
+def test_messages_beside_fields_are_sentences(client):
+    """Found by a fresh tester: "the name is already used by Ada" stood beside the
+    name in lower case, without a full stop (the summary keeps the short form)."""
+    game = copy.deepcopy(load_case(CASE_FILES[0])["game"])
+    game["players"][1]["name"] = game["players"][0]["name"]
+    for lang, expected in [("en", "The name is already used by"), ("de", "Der Name wird schon von")]:
+        soup = BeautifulSoup(client.post(f"/?lang={lang}", data=form_data(game)).data, "lxml")
+        beside = soup.select_one("#players-1-name-errors li").get_text()
+        assert beside.startswith(expected) and beside.endswith(".")
+        summary = soup.select_one("#form-errors .error-players li").get_text()
+        assert f": {expected[:1].lower()}{expected[1:]}" in summary
+
+
 def test_switching_language_on_the_form_keeps_every_entry(client):
     game = load_case(CASE_FILES[0])["game"]
     form = BeautifulSoup(client.get("/").data, "lxml")

@@ -36,7 +36,7 @@ def test_a_legend_claimed_by_a_player_without_a_name_reads_in_german(client):
     assert response.status_code == 422
     soup = BeautifulSoup(response.data, "lxml")
     legends = soup.select_one("#players-1-legends-errors").get_text(" ", strip=True)
-    assert "die Legende „Land der Wälder“ hat schon Spieler 1 beansprucht" in legends
+    assert legends.startswith("Die Legende „Land der Wälder“ hat schon Spieler 1 beansprucht")  # a sentence
     assert "Player" not in soup.get_text()
 
 
