@@ -413,9 +413,17 @@ def deck_warnings(game: Game) -> tuple[DeckWarning, ...]:
     The deck is taken as ``2 × players`` copies of each type; an inference, so
     only a warning.
     """
-    players = len(game.players)
+    return cards_over_deck([player.kingdom.cards for player in game.players])
+
+
+def cards_over_deck(kingdoms: Sequence[Sequence[Card | None]]) -> tuple[DeckWarning, ...]:
+    """:func:`deck_warnings` of kingdoms as far as they are entered (``None``:
+    a cell without a card yet), one sequence of up to 16 cells per player: a
+    count over the deck only grows as more cards are entered, so it is worth
+    saying before the game is complete (a shared table's kingdoms, R1)."""
+    players = len(kingdoms)
     deck = 2 * players
-    counts = Counter(card for p in game.players for card in p.kingdom.cards)
+    counts = Counter(card for cells in kingdoms for card in cells if card is not None)
     return tuple(DeckWarning(card, counts[card], deck, players) for card in Card if counts[card] > deck)
 
 

@@ -37,7 +37,17 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..engine import LEGENDS_BY_ID, MAX_PLAYERS, Card, GameError, GameErrors, Row, UnknownCard, get_ruleset
+from ..engine import (
+    LEGENDS_BY_ID,
+    MAX_PLAYERS,
+    Card,
+    GameError,
+    GameErrors,
+    Row,
+    UnknownCard,
+    cards_over_deck,
+    get_ruleset,
+)
 from ..engine.kingdom import Kingdom
 from ..store import games as saved_games
 from ..store import tables
@@ -46,7 +56,7 @@ from ..store.models import ScoreTable
 from .display import qr_fits
 from .forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from .game_form import kingdom_context
-from .i18n import N_, error_message, error_text, gettext, legend_name, words
+from .i18n import N_, error_message, error_text, gettext, legend_name, sentence, words
 from .membership import group_for_save, leave, phone_groups
 from .preview import score_partial
 from .security import (
@@ -354,6 +364,10 @@ def _live_context(state: tables.TableState, phone: Phone, compact: bool = False)
                         legend=legend_name(LEGENDS_BY_ID[legend]),
                     )
                 )
+    if len(state.seats) > 1 and all(seat.done for seat in state.seats) and not state.locked:
+        # every kingdom entered: more copies of a card than the deck holds is an entry to check, on every phone (R1)
+        kingdoms = [[Card(cell) if cell else None for cell in seat.cells] for seat in state.seats]
+        notes += [sentence(words().warning(warning)) for warning in cards_over_deck(kingdoms)]
     return SimpleNamespace(
         code=state.code,
         seats=seats,

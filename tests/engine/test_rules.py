@@ -20,6 +20,7 @@ from scorekeeper.engine import (
     PortalNetwork,
     Row,
     Tiebreak,
+    cards_over_deck,
     cell_name,
     deck_warnings,
     parse_card,
@@ -679,6 +680,15 @@ def test_R1_deck_warning_counts_across_the_game():
     assert ENGLISH.warning(deck_warnings(two)[0]) == (
         "more Dragons than a 2-player deck holds (5 entered, 4 in the deck) — check your entry"
     )
+
+
+def test_R1_deck_warning_of_kingdoms_still_being_entered():
+    """A shared table's kingdoms, cells without a card yet (None): only the cards there count."""
+    ada = [Card.DRAGON] * 3 + [None] * 13
+    bo = [Card.DRAGON, Card.DRAGON, None]
+    assert cards_over_deck([ada, bo]) == (DeckWarning(Card.DRAGON, count=5, deck=4, players=2),)
+    assert cards_over_deck([ada, bo[:1]]) == ()
+    assert cards_over_deck([[None] * 16, [None] * 16]) == ()
 
 
 def test_R1_deck_warning_is_not_a_refusal():

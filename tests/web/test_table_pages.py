@@ -240,6 +240,27 @@ def test_a_legend_claimed_by_two_seats_is_shown_on_both_phones_r6_1(app, client)
         assert "Ada" in notes.get_text() and "Bo" in notes.get_text() and "R6.1" in notes.get_text()
 
 
+def test_more_cards_than_the_deck_holds_are_said_on_every_phone_before_the_lock_r1(app, client):
+    """Found by a fresh tester: the deck warning came only on the locked sheet,
+    too late to correct the entry. Once every kingdom is done, every phone sees it."""
+    code = start_table(client)
+    other = app.test_client()
+    client.post(f"/t/{code}/seats", data={"name": "Ada"})
+    other.post(f"/t/{code}/seats", data={"name": "Bo"})
+    dragons = {"kingdom": [["dragon"] * 4, ["forest"] * 4, ["forest"] * 4, ["forest"] * 4]}  # 4 Dragons
+    fine = {"kingdom": [["plain"] * 4, ["swamp"] * 4, ["mountain"] * 4, ["elves"] * 4]}
+    assert client.post(f"/t/{code}/seat/1", data=seat_fields(dragons)).status_code == 303
+    assert soup(client.get(f"/t/{code}/live")).find(id="table-notes") is None  # Bo is still entering
+    fine["kingdom"][3] = ["dragon"] * 4  # 8 Dragons in all
+    assert other.post(f"/t/{code}/seat/2", data=seat_fields(fine)).status_code == 303
+    for phone in (client, other):
+        notes = " ".join(soup(phone.get(f"/t/{code}/live")).find(id="table-notes").get_text().split())
+        assert "More Dragons than a 2-player deck holds (8 entered, 4 in the deck)" in notes
+        assert "More Forests than a 2-player deck holds (12 entered, 4 in the deck)" in notes
+    german = " ".join(soup(other.get(f"/t/{code}/live?lang=de")).find(id="table-notes").get_text().split())
+    assert "Mehr Drachen als ein Deck für 2 Spieler enthält (8 eingegeben, 4 im Deck) — bitte prüfen." in german
+
+
 def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
     code = start_table(client)
     client.post(f"/t/{code}/seats", data={"name": "Ada"})
