@@ -181,11 +181,10 @@ def _saved_from(token: str) -> str | None:
     if key is None:
         return None
     try:
-        saved = store.find_by_key(key)
+        return store.saved_public_id(key)
     except SQLAlchemyError:
         current_app.logger.warning("could not ask the database whether a sheet was saved", exc_info=True)
         return None
-    return saved.public_id if saved is not None else None
 
 
 def render_sheet_with_save_form(token: str, save_form: SaveGameForm, messages: list[str], status: int):
