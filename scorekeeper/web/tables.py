@@ -279,6 +279,14 @@ def _locked_page(table: ScoreTable):
     )
 
 
+@bp.get("/t/<code>/seats")
+@bp.get("/t/<code>/host")
+def back_to_table(code: str):
+    """The addresses a refused seat or lock leaves in the address bar (the
+    form came back there with its message): opened again, the table."""
+    return redirect(url_for(".table", code=code), code=303)
+
+
 @bp.get("/t/<code>/qr.svg")
 @wrong_code_limit
 def qr(code: str):

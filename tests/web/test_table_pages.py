@@ -261,6 +261,17 @@ def test_more_cards_than_the_deck_holds_are_said_on_every_phone_before_the_lock_
     assert "Mehr Drachen als ein Deck für 2 Spieler enthält (8 eingegeben, 4 im Deck) — bitte prüfen." in german
 
 
+def test_the_address_a_refused_seat_or_lock_leaves_opens_the_table_again(app, client):
+    """Found by a fresh tester: after a refused name or lock the address bar read
+    /t/<code>/seats or /host, which answered 405 when opened again."""
+    code = start_table(client)
+    assert client.post(f"/t/{code}/seats", data={"name": "Ada"}).status_code == 303
+    assert app.test_client().post(f"/t/{code}/seats", data={"name": "ada"}).status_code == 409  # name taken
+    for path in ("seats", "host"):
+        again = client.get(f"/t/{code}/{path}")
+        assert again.status_code == 303 and again.headers["Location"] == f"/t/{code}"
+
+
 def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
     code = start_table(client)
     client.post(f"/t/{code}/seats", data={"name": "Ada"})
