@@ -307,10 +307,16 @@ class Words:
 
     def _dragon(self, dragon: DragonScore) -> str:
         cell, points = self.cell(dragon.cell), self.points(dragon.points)
+        # what a Dragon is worth depends on how many the kingdom holds (R5.2): the sentence says how many
+        count = dragon.kingdom.cards.count(Card.DRAGON)
+        dragons = self.ngettext(
+            "the only Dragon in the kingdom (R5.2)", "one of %(num)d Dragons in the kingdom (R5.2)", count
+        )
         if not dragon.tamers:
             return self._(
-                "Dragon at %(cell)s: wild, no two Elves, Dwarves or Humans connected → %(points)s",
+                "Dragon at %(cell)s: wild, no two Elves, Dwarves or Humans connected; %(dragons)s → %(points)s",
                 cell=cell,
+                dragons=dragons,
                 points=points,
             )
         by = self.listing(
@@ -327,7 +333,13 @@ class Words:
                 by=by,
                 points=points,
             )
-        return self._("Dragon at %(cell)s: domesticated by %(by)s → %(points)s", cell=cell, by=by, points=points)
+        return self._(
+            "Dragon at %(cell)s: domesticated by %(by)s; %(dragons)s → %(points)s",
+            cell=cell,
+            by=by,
+            dragons=dragons,
+            points=points,
+        )
 
     def _tamer(self, dragon: DragonScore, cell: int) -> str:
         """``"r1c3"``, or ``"r1c3 through portal r1c2"`` when not beside the Dragon."""

@@ -99,7 +99,10 @@ def test_explain_lists_the_cards_behind_each_row(tmp_path):
     explained = score(path, "--explain")
 
     assert explained.exit_code == 0, explained.output
-    assert "Dragon at r2c2: domesticated by 4 Humans (r1c2, r2c1, r2c3, r3c2) → +4" in explained.stdout
+    assert (
+        "Dragon at r2c2: domesticated by 4 Humans (r1c2, r2c1, r2c3, r3c2); one of 2 Dragons in the kingdom (R5.2) → +4"
+        in explained.stdout
+    )
     assert "Goblins r2c1 – Elves r3c1 (adjacent) → -2" in explained.stdout
     assert "Four Tribes: all four tribe types present → +4" in explained.stdout
     assert "Dragon at r2c2" not in plain.stdout
@@ -112,7 +115,7 @@ def test_json_lists_players_in_input_order_with_explanations(tmp_path):
     assert [p["name"] for p in sheet["players"]] == ["Ada", "Bo", "Cy", "Di"]
     assert sheet["winners"] == ["Di"]
     assert sheet["players"][0]["explanations"]["dragons"] == [
-        "Dragon at r3c1: wild, no two Elves, Dwarves or Humans connected → -3"
+        "Dragon at r3c1: wild, no two Elves, Dwarves or Humans connected; the only Dragon in the kingdom (R5.2) → -3"
     ]
 
 

@@ -745,18 +745,31 @@ def test_R5_explanation_names_the_tamers_cells():
         POCKET,
     )
     assert ENGLISH.explain(scored, Row.DRAGONS) == [
-        "Dragon at r1c1: domesticated by 2 Humans (r1c3 through portal r1c2, r2c2 through portal r1c2) → +3"
+        "Dragon at r1c1: domesticated by 2 Humans (r1c3 through portal r1c2, r2c2 through portal r1c2); "
+        "the only Dragon in the kingdom (R5.2) → +3"
     ]
 
 
 def test_R5_explanation_leaves_out_the_way_for_a_tamer_beside_the_dragon():
     scored = score_kingdom(kingdom("Dr Hu Po Pl  Hu Pl Hu Pl" + " Pl" * 8), POCKET)
-    assert ENGLISH.explain(scored, Row.DRAGONS) == ["Dragon at r1c1: domesticated by 2 Humans (r1c2, r2c1) → +3"]
+    assert ENGLISH.explain(scored, Row.DRAGONS) == [
+        "Dragon at r1c1: domesticated by 2 Humans (r1c2, r2c1); the only Dragon in the kingdom (R5.2) → +3"
+    ]
 
 
 def test_R5_explanation_of_a_wild_dragon():
     assert ENGLISH.explain(score_kingdom(kingdom("Dr " + " ".join(["Pl"] * 15)), POCKET), Row.DRAGONS) == [
-        "Dragon at r1c1: wild, no two Elves, Dwarves or Humans connected → -3"
+        "Dragon at r1c1: wild, no two Elves, Dwarves or Humans connected; the only Dragon in the kingdom (R5.2) → -3"
+    ]
+
+
+def test_R5_2_explanation_says_how_many_dragons_set_the_value():
+    """Found by a fresh tester: two wild Dragons at -3 and -4 had the same sentence."""
+    two = score_kingdom(kingdom("Dr Pl Pl Dr " + " ".join(["Pl"] * 12)), POCKET)
+    assert ENGLISH.explain(two, Row.DRAGONS) == [
+        f"Dragon at {cell}: wild, no two Elves, Dwarves or Humans connected; "
+        "one of 2 Dragons in the kingdom (R5.2) → -4"
+        for cell in ("r1c1", "r1c4")
     ]
 
 

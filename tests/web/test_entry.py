@@ -160,7 +160,8 @@ def test_german_dragon_line_names_tamers_in_the_dative_and_their_portal(app):
     scored = score_kingdom(Kingdom(tuple(parse_card(code) for code in codes.split())), POCKET)
     with app.test_request_context("/", headers={"Accept-Language": "de"}):
         assert explain(scored, Row.DRAGONS) == [
-            "Drache auf Z1S1: gezähmt von 2 Zwergen (Z1S3 durch Portal Z1S2 und Z2S1) → +3"
+            "Drache auf Z1S1: gezähmt von 2 Zwergen (Z1S3 durch Portal Z1S2 und Z2S1); "
+            "der einzige Drache im Königreich (R5.2) → +3"
         ]
 
 
