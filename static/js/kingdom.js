@@ -149,12 +149,19 @@
   function pasted(area, quiet) {
     var panel = area.closest("fieldset.player"), status = panel.querySelector(".paste-status");
     var text = area.value.trim();
-    if (!text) { status.textContent = ""; return; }
+    // a problem is shown as one (red, the box marked), not in the grey of "The grid was filled"
+    var problem = function (message) {
+      status.textContent = message || "";
+      status.classList.toggle("is-error", !!message);
+      if (message) { area.setAttribute("aria-invalid", "true"); } else { area.removeAttribute("aria-invalid"); }
+    };
+    if (!text) { problem(""); return; }
     post({ ruleset: ruleset(), text: text }).then(function (answer) {
       if (answer.errors) {
-        if (!quiet && text.split("\n").length >= 4) { status.textContent = answer.errors.join(" "); }
+        if (!quiet && text.split("\n").length >= 4) { problem(answer.errors.join(" ")); }
         return;
       }
+      problem("");
       var batch = [];
       panel.querySelectorAll(".cell-input input").forEach(function (s, m) { set(s, answer.cells[m], batch); });
       keep(batch);

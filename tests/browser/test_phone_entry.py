@@ -319,10 +319,15 @@ def test_fill_the_grid_button(touch_phone, live_server):
     page.fill("#players-1-paste", KINGDOM.replace("Fo", "Forrest"))
     page.tap("#player-1 .fill-grid")
     expect(page.locator("#player-1 .paste-status")).to_contain_text("did you mean Forest?")
+    # shown as a problem (found by a fresh tester: it looked like the grey "filled" message)
+    expect(page.locator("#player-1 .paste-status")).to_have_class("paste-status is-error")
+    expect(page.locator("#players-1-paste")).to_have_attribute("aria-invalid", "true")
     page.fill("#players-1-paste", KINGDOM)
     page.tap("#player-1 .fill-grid")
     expect(page.locator("#players-1-cells-15")).to_have_value("dragon")
     expect(page.locator("#player-1 .paste-status")).to_have_text("The grid was filled from the text.")
+    expect(page.locator("#player-1 .paste-status")).to_have_class("paste-status")
+    expect(page.locator("#players-1-paste")).not_to_have_attribute("aria-invalid", "true")
 
 
 # 9. Undo and Redo cover Legend ticks and every change.
