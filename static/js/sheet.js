@@ -28,11 +28,13 @@
       Array.prototype.forEach.call(reason.children, function (child, n) {
         if (n && !child.classList.contains("back")) { panel.appendChild(child.cloneNode(true)); }
       });
-      var cards = document.createElement("a");
-      cards.href = "#" + kingdom.id;
-      cards.className = "to-cards";
-      cards.textContent = panel.dataset.cards;
-      panel.appendChild(cards);
+      if (link.dataset.cells.trim()) {  // a row with no cards behind it (Legends, a zero) offers none to show
+        var cards = document.createElement("a");
+        cards.href = "#" + kingdom.id;
+        cards.className = "to-cards";
+        cards.textContent = panel.dataset.cards;
+        panel.appendChild(cards);
+      }
       panel.hidden = false;
       panel.scrollIntoView({ block: "nearest" });
     });

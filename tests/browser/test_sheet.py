@@ -7,6 +7,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from playwright.sync_api import expect
 
 from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
@@ -189,6 +190,10 @@ def test_a_tapped_number_explains_with_the_table_in_view_and_marks_cards_not_by_
     back.tap()
     page.wait_for_timeout(300)
     assert in_view(page, "#score-table")
+    # a row with no cards behind it offers none to show (found by a fresh tester: "Nothing." and the link)
+    page.tap("#row-legends td[data-player='2'] a.why")
+    expect(page.locator("#why h3")).to_contain_text("Legends")
+    assert page.locator("#why a.to-cards").count() == 0
 
 
 def test_without_javascript_each_explanation_leads_back_to_its_row(browser, live_server):
