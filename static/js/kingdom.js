@@ -1,10 +1,7 @@
-// The kingdom entry shared by the game form and a table's seat page: a
-// palette of the ten card types, cells painted by tapping or typing,
-// undo/redo, the text box, and each kingdom's running rows from the server's
-// engine (sent with the page, then POST /api/preview on each change).
-// The cell text boxes stay the submitted fields; without this file the form
-// works as plain text boxes with a card list. The page's own script (entry.js,
-// table.js) hooks in through window.KingdomEntry.hooks.
+// The kingdom entry of the game form and a table's seat page: the palette, cells painted by
+// tapping or typing, undo/redo, the text box, each kingdom's running rows from the engine
+// (sent with the page, then POST /api/preview). The cell text boxes stay the submitted fields
+// (without this file, text boxes with a card list). entry.js, table.js hook in (KingdomEntry.hooks).
 (function () {
   "use strict";
   var palette = document.getElementById("palette");
@@ -145,15 +142,14 @@
     }).catch(function () { /* offline: the sheet still scores on submit */ });
   }
 
-  // The text box: four lines of four cards fill the grid once the engine's parser accepts them.
+  // The text box: four lines of four cards fill the grid once the engine accepts them;
+  // a problem is said in red, the box marked.
   function pasted(area, quiet) {
     var panel = area.closest("fieldset.player"), status = panel.querySelector(".paste-status");
     var text = area.value.trim();
-    // a problem is shown as one (red, the box marked), not in the grey of "The grid was filled"
-    var problem = function (message) {
-      status.textContent = message || "";
-      status.classList.toggle("is-error", !!message);
-      if (message) { area.setAttribute("aria-invalid", "true"); } else { area.removeAttribute("aria-invalid"); }
+    var problem = function (m) {
+      status.textContent = m || ""; status.classList.toggle("is-error", !!m);
+      if (m) { area.setAttribute("aria-invalid", "true"); } else { area.removeAttribute("aria-invalid"); }
     };
     if (!text) { problem(""); return; }
     post({ ruleset: ruleset(), text: text }).then(function (answer) {
@@ -246,9 +242,8 @@
     var table = document.getElementById("preview-" + grid.closest("fieldset.player").dataset.player);
     table.hidden = !table.hasAttribute("data-scored");
   });
-  // After Back the browser may give earlier entries back, once the page has
-  // loaded and before "pageshow": show them, and have the engine score them.
-  // Otherwise the points sent with the page stand and nothing is asked.
+  // After Back the browser may give earlier entries back before "pageshow": show and
+  // score them; otherwise the points sent with the page stand.
   window.addEventListener("pageshow", function (e) {
     if (e.persisted) { return; }  // from the back/forward cache: as it was left
     form.querySelectorAll("fieldset.player").forEach(function (panel) {
@@ -302,10 +297,8 @@
       schedule(e.target.closest("fieldset.player"));
     }
   });
-  // Pasted text fills the grid at once; typed text as soon as four lines of four
-  // words are there and the last word is finished (a space or line break after
-  // it; never a pause: a pause mid-word must not read "D" of "Dr" as the key
-  // letter of Dwarves), when the box is left, or on "Fill the grid".
+  // Pasted text fills the grid at once; typed, when the 4th line's last word ends (a space or
+  // line break; never a pause: "D" of "Dr" is no Dwarves), on leaving the box, or "Fill the grid".
   function fourLines(text) {
     var lines = text.split("\n").filter(function (line) { return line.trim(); });
     return lines.length === 4 && lines[3].trim().split(/[\s,;|/]+/).length >= (lines[3].trim().length === 4 ? 1 : 4);

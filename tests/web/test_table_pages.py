@@ -272,6 +272,25 @@ def test_the_address_a_refused_seat_or_lock_leaves_opens_the_table_again(app, cl
         assert again.status_code == 303 and again.headers["Location"] == f"/t/{code}"
 
 
+def test_a_kingdom_not_done_cannot_be_opened_for_checking(app, client):
+    """Found by a fresh tester: a phone could open /check/2 of a 0/16 kingdom and
+    see "Checked" and "Something is wrong"; the table's page now says why not."""
+    code = start_table(client)
+    bo, stranger = app.test_client(), app.test_client()
+    client.post(f"/t/{code}/seats", data={"name": "Ada"})
+    bo.post(f"/t/{code}/seats", data={"name": "Bo"})
+    for phone, number, why in [
+        (client, 2, "The kingdom is not marked done yet."),
+        (client, 1, "A kingdom is checked by another player, not by its owner."),
+        (stranger, 1, "Only a player seated at the table can check a kingdom."),
+    ]:
+        answer = phone.get(f"/t/{code}/check/{number}")
+        assert answer.status_code == 303 and answer.headers["Location"] == f"/t/{code}"
+        assert soup(phone.get(f"/t/{code}")).find(id="flash").get_text(strip=True) == why
+    assert bo.post(f"/t/{code}/seat/2", data=seat_fields(CASE19["game"]["players"][1])).status_code == 303
+    assert soup(client.get(f"/t/{code}/check/2")).find(id="check-grid")  # done: Ada may check it
+
+
 def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
     code = start_table(client)
     client.post(f"/t/{code}/seats", data={"name": "Ada"})
