@@ -353,15 +353,22 @@ def _live_context(state: tables.TableState, phone: Phone, compact: bool = False)
         )
         if mine or phone.is_host:
             if seat.wrong_cell is not None:
-                notes.append(
-                    gettext(
-                        "%(checker)s says the card in row %(row)s, column %(column)s of %(name)s’s kingdom is wrong.",
-                        checker=names.get(seat.wrong_by or 0, "?"),
-                        row=seat.wrong_cell // 4 + 1,
-                        column=seat.wrong_cell % 4 + 1,
-                        name=seat.name,
+                where = {
+                    "checker": names.get(seat.wrong_by or 0, "?"),
+                    "row": seat.wrong_cell // 4 + 1,
+                    "column": seat.wrong_cell % 4 + 1,
+                }
+                if mine:  # its own phone is told of "your kingdom" (the host, of another seat's, by name)
+                    note = gettext(
+                        "%(checker)s says the card in row %(row)s, column %(column)s of your kingdom is wrong.", **where
                     )
-                )
+                else:
+                    note = gettext(
+                        "%(checker)s says the card in row %(row)s, column %(column)s of %(name)s’s kingdom is wrong.",
+                        name=seat.name,
+                        **where,
+                    )
+                notes.append(note)
             for legend, others in seat.legend_clashes.items():
                 claimants = sorted({seat.number, *others})  # one note per Legend, the same on every phone
                 notes.append(

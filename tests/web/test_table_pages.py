@@ -95,7 +95,8 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     # seat 2 finds a wrong cell in seat 1; seat 1's phone sees it
     assert phones[1].post(f"/t/{code}/check/1", data={"action": "wrong", "cell": "5"}).status_code == 303
     note = " ".join(soup(phones[0].get(f"/t/{code}")).find(id="table-notes").get_text().split())
-    assert "Bo says the card in row 2, column 2 of Ada’s kingdom is wrong." in note
+    assert "Bo says the card in row 2, column 2 of your kingdom is wrong." in note  # Ada's own phone
+    assert "something is wrong" in soup(phones[0].get(f"/t/{code}/seat/1")).find(id="seats").get_text()
     assert phones[0].post(f"/t/{code}/seat/1", data=seat_fields(players[0])).status_code == 303
     for n in range(4):
         checker = phones[(n + 1) % 4]
@@ -289,6 +290,35 @@ def test_a_kingdom_not_done_cannot_be_opened_for_checking(app, client):
         assert soup(phone.get(f"/t/{code}")).find(id="flash").get_text(strip=True) == why
     assert bo.post(f"/t/{code}/seat/2", data=seat_fields(CASE19["game"]["players"][1])).status_code == 303
     assert soup(client.get(f"/t/{code}/check/2")).find(id="check-grid")  # done: Ada may check it
+
+
+def test_a_full_tables_host_page_no_longer_asks_the_others_to_join(app, client):
+    """Found by a fresh tester: with all four seats taken, the join code and a large
+    QR code still pushed the seats and the lock button two screens down."""
+    code = start_table(client)
+    for n, name in enumerate(["Ada", "Bo", "Cy", "Di"]):
+        phone = client if n == 0 else app.test_client()
+        assert phone.post(f"/t/{code}/seats", data={"name": name}).status_code == 303
+        page = soup(client.get(f"/t/{code}"))
+        assert (page.find(id="invite") is None) == (n == 3), name
+
+
+def test_a_wrong_card_is_told_to_its_owner_as_theirs_and_to_the_host_by_name(app, client):
+    """Found by a fresh tester: Bo's own phone read "… of Bo's kingdom is wrong"."""
+    players = CASE19["game"]["players"]
+    code = start_table(client)
+    bo, cy = app.test_client(), app.test_client()
+    for phone, name in [(client, "Ada"), (bo, "Bo"), (cy, "Cy")]:
+        assert phone.post(f"/t/{code}/seats", data={"name": name}).status_code == 303
+    assert bo.post(f"/t/{code}/seat/2", data=seat_fields(players[1])).status_code == 303
+    assert cy.post(f"/t/{code}/check/2", data={"action": "wrong", "cell": "4"}).status_code == 303
+    for phone, expected in [
+        (bo, "Cy says the card in row 2, column 1 of your kingdom is wrong."),
+        (client, "Cy says the card in row 2, column 1 of Bo’s kingdom is wrong."),  # the host
+    ]:
+        assert expected in " ".join(soup(phone.get(f"/t/{code}/live")).find(id="table-notes").get_text().split())
+    german = soup(bo.get(f"/t/{code}/live?lang=de")).find(id="table-notes").get_text()
+    assert "Cy sagt: Die Karte in Reihe 2, Spalte 1 in deinem Königreich stimmt nicht." in german
 
 
 def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
