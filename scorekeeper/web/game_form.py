@@ -166,8 +166,9 @@ def _cell_code(card_id: str | None) -> str:
 
 def _problems(panel) -> list[str]:
     """What is wrong in one player's panel, for the summary above the form
-    (each message also stands beside its field), without their full stops:
-    the summary joins them with semicolons ("not 4; 16 cells marked in red")."""
+    (each message also stands beside its field), without their last full stops:
+    the summary joins them with semicolons and ends the line with one
+    ("not 4; 16 cells marked in red.")."""
     problems = [*panel.name.errors, *panel.paste.errors, *panel.legends.errors]
     bad_cells = sum(1 for cell in panel.cells if cell.errors)
     if bad_cells:

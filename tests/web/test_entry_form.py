@@ -119,7 +119,7 @@ def test_a_text_box_that_cannot_be_read_is_the_only_error_of_its_empty_grid(clie
     assert soup.select_one("#players-0-paste-errors").get_text(strip=True) == "Line 1: “Xyz” is not a card."
     assert soup.select_one("#players-0-cells-errors") is None and not soup.select("#player-0 .has-error")
     summary = soup.select_one("#form-errors").get_text(" ", strip=True)
-    assert summary.endswith("Line 1: “Xyz” is not a card") and "cells" not in summary
+    assert summary.endswith("Line 1: “Xyz” is not a card.") and "cells" not in summary
 
 
 def test_cells_and_text_box_are_not_corrected_by_the_phone(client):

@@ -279,11 +279,11 @@ def test_error_summary_says_what_is_wrong_for_each_player(client):
     soup = BeautifulSoup(client.post("/", data=data).data, "lxml")
     first, second = (li.get_text("", strip=True) for li in soup.select("#form-errors .error-players li"))
     name = game["players"][0]["name"]
-    assert first == f"{name}: 2 cells marked in red"
-    assert second == f"{name.upper()}: the name is already used by \u2068{name}\u2069"
+    assert first == f"{name}: 2 cells marked in red."
+    assert second == f"{name.upper()}: the name is already used by \u2068{name}\u2069."
     german = BeautifulSoup(client.post("/?lang=de", data=data).data, "lxml")
     summary = german.select_one("#form-errors .error-players li").get_text("", strip=True)
-    assert summary == f"{name}: 2 rot markierte Felder"
+    assert summary == f"{name}: 2 rot markierte Felder."
 
 
 def test_messages_beside_fields_are_sentences(client):
