@@ -49,6 +49,7 @@ from ..engine import (
     LEGENDS_BY_ID,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    Card,
     Game,
     GameError,
     GameErrors,
@@ -150,6 +151,11 @@ class SeatState:
     wrong_cell: int | None
     wrong_by: int | None
     legend_clashes: dict[str, tuple[int, ...]]
+
+    @property
+    def cards(self) -> tuple[Card | None, ...]:
+        """The kingdom so far as cards, row by row (``None``: no card yet)."""
+        return tuple(Card(cell) if cell else None for cell in self.cells)
 
     @property
     def cards_entered(self) -> int:

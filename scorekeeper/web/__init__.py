@@ -22,7 +22,7 @@ def init_app(app: Flask) -> None:
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .preview import kingdom_preview
     from .security import init_security
-    from .sheet_parts import category_rows, explanation_rows, grid_key, grid_rows
+    from .sheet_parts import category_rows, explanation_rows, grid_key, grid_rows, signed
     from .table_api import bp as table_api_bp
     from .tables import bp as tables_bp
     from .views import bp as sheets_bp
@@ -57,7 +57,11 @@ def init_app(app: Flask) -> None:
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )
     app.jinja_env.globals.update(  # the sheet's kingdoms, written in Python
-        grid_rows=grid_rows, category_rows=category_rows, explanation_rows=explanation_rows, grid_key=grid_key
+        grid_rows=grid_rows,
+        category_rows=category_rows,
+        explanation_rows=explanation_rows,
+        grid_key=grid_key,
+        signed=signed,
     )
     app.jinja_env.globals.update(kingdom_preview=kingdom_preview)  # the form's points so far
     app.jinja_env.globals.update(pdf_unavailable=pdf.unavailable)  # sheets offer no PDF without WeasyPrint

@@ -12,7 +12,6 @@ import functools
 import secrets
 from dataclasses import dataclass
 from datetime import date
-from types import SimpleNamespace
 
 from flask import Response, abort, current_app, g, make_response, render_template, request, session, url_for
 from flask_babel import get_locale
@@ -22,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, ServiceUnavailable, TooManyRequests
 
-from ..engine import Game, GameErrors, KingdomScore, Row, ScoreSheet, cell_name, score_game
+from ..engine import Game, GameErrors, Row, ScoreSheet, score_game
 from ..store import games as store
 from .display import qr_fits, qr_svg_file
 from .forms import SaveGameForm
@@ -32,6 +31,7 @@ from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .rematch import rematch_url
 from .security import CSRF_SLOT, limiter, pdf_rate_limit
+from .sheet_parts import grid_cells
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks,
     writer = words()
     return {
         "sheet": scored,
-        "grids": [_grid(result.score) for result in scored.results],
+        "grids": [grid_cells(result.score) for result in scored.results],
         "played_on": played_on,
         "links": links,
         "Row": Row,
@@ -61,23 +61,6 @@ def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks,
         "rematch_url": rematch_url(scored.game),
         **extra,
     }
-
-
-def _grid(score: KingdomScore) -> list[SimpleNamespace]:
-    """The 16 cells of a scored kingdom with what the sheet marks on each."""
-    conflict_cells = {cell for conflict in score.conflicts for cell in conflict.cells}  # tribe cards, not portals
-    dragons = {dragon.cell: dragon for dragon in score.dragons}
-    return [
-        SimpleNamespace(
-            name=cell_name(cell),  # the cell's id on the page (k0-r2c3), in every language
-            index=cell,
-            card=card,
-            points=score.cell_points(cell),
-            conflict=cell in conflict_cells,
-            dragon=dragons.get(cell),
-        )
-        for cell, card in enumerate(score.kingdom.cards)
-    ]
 
 
 @functools.lru_cache(maxsize=512)

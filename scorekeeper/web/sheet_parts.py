@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 from flask_babel import get_locale
 from markupsafe import Markup, escape
@@ -28,6 +29,24 @@ def signed(points: int) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
+def grid_cells(score: KingdomScore) -> list[SimpleNamespace]:
+    """The 16 cells of a scored kingdom (0..15 row by row) with what a sheet
+    marks on each: the page's grid and the PDF's alike."""
+    conflict_cells = {cell for conflict in score.conflicts for cell in conflict.cells}  # tribe cards, not portals
+    dragons = {dragon.cell: dragon for dragon in score.dragons}
+    return [
+        SimpleNamespace(
+            name=cell_name(cell),  # the cell's id on the page (k0-r2c3), in every language
+            index=cell,
+            card=card,
+            points=score.cell_points(cell),
+            conflict=cell in conflict_cells,
+            dragon=dragons.get(cell),
+        )
+        for cell, card in enumerate(score.kingdom.cards)
+    ]
+
+
 def grid_rows(score: KingdomScore, player: int) -> Markup:
     """The rows of a scored kingdom's grid (cells 0..15 row by row), for
     player number *player* (0-based: cell ids ``k<player>-r1c1`` …), in the
@@ -36,13 +55,12 @@ def grid_rows(score: KingdomScore, player: int) -> Markup:
     Each row and column has a header for screen readers (cells of no size)."""
     language = str(get_locale() or "en")
     parts: list[str] = [_axis(language)]
-    conflicts = {cell for conflict in score.conflicts for cell in conflict.cells}
-    tamed = {dragon.cell: dragon.is_domesticated for dragon in score.dragons}
-    cells, number = score.kingdom.cards, str(player)
+    cells, number = grid_cells(score), str(player)
     for row in range(4):
         parts.append(_row_head(language, row))
-        for cell in range(row * 4, row * 4 + 4):
-            head, tail = _cell(language, cell, cells[cell], score.cell_points(cell), cell in conflicts, tamed.get(cell))
+        for cell in cells[row * 4 : row * 4 + 4]:
+            tamed = cell.dragon.is_domesticated if cell.dragon else None
+            head, tail = _cell(language, cell.index, cell.card, cell.points, cell.conflict, tamed)
             parts += (head, number, tail)
         parts.append("</tr>\n")
     return Markup("".join(parts))

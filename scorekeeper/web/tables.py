@@ -40,7 +40,6 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ..engine import (
     LEGENDS_BY_ID,
     MAX_PLAYERS,
-    Card,
     GameError,
     GameErrors,
     Row,
@@ -381,8 +380,8 @@ def _live_context(state: tables.TableState, phone: Phone, compact: bool = False)
                 )
     if len(state.seats) > 1 and all(seat.done for seat in state.seats) and not state.locked:
         # every kingdom entered: more copies of a card than the deck holds is an entry to check, on every phone (R1)
-        kingdoms = [[Card(cell) if cell else None for cell in seat.cells] for seat in state.seats]
-        notes += [sentence(words().warning(warning)) for warning in cards_over_deck(kingdoms)]
+        warnings = cards_over_deck([seat.cards for seat in state.seats])
+        notes += [sentence(words().warning(warning)) for warning in warnings]
     return SimpleNamespace(
         code=state.code,
         seats=seats,
@@ -580,7 +579,7 @@ class _NoCell(Exception):
 
 
 def _check_page(state, seat_state, messages: list[str], status: int):
-    cells = [Card(cell) if cell else None for cell in seat_state.cells]
+    cells = list(seat_state.cards)
     preview = score_partial(Kingdom.partial(cells), get_ruleset(state.ruleset), list(seat_state.legends))
     return (
         render_template(
