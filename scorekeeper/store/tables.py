@@ -441,6 +441,16 @@ def check(table: ScoreTable, number: int, token: str | None) -> None:
     _change(table, step)
 
 
+def may_check(table: ScoreTable, number: int, token: str | None) -> None:
+    """Refuse, as :func:`check` would, the seat whose secret *token* is
+    checking seat *number* now; change nothing (the check page asks first).
+
+    :raises NotAllowed, TableConflict, NoSuchTable: as :func:`check`.
+    """
+    _checker(table, number, token)
+    _ready_to_check(table, number)
+
+
 def report_wrong(table: ScoreTable, number: int, token: str | None, cell: object) -> None:
     """Another seat reports "something is wrong" at *cell* (0..15, row by row)
     of seat *number*'s kingdom: the owner's phone shows it, the seat is no

@@ -534,11 +534,13 @@ def check(code: str, number: int):
     if state.locked:
         return redirect(url_for(".table", code=table.code), code=303)
     phone = _phone(table)
-    refusal = _cannot_check(phone, seat_state)
-    if request.method == "GET" and refusal is not None:
-        # the table's page says why (found by a fresh tester: a 0/16 kingdom offered "Checked")
-        flash(sentence(error_text(GameError(refusal))))
-        return redirect(url_for(".table", code=table.code), code=303)
+    if request.method == "GET":
+        try:  # the phone's own seat, when it has no other: refused as the owner's
+            tables.may_check(table, number, phone.checker_token(number) or phone.seat_tokens.get(number))
+        except GameError as refusal:
+            # the table's page says why (found by a fresh tester: a 0/16 kingdom offered "Checked")
+            flash(sentence(error_text(refusal)))
+            return redirect(url_for(".table", code=table.code), code=303)
     messages: list[str] = []
     status = 200
     if request.method == "POST":
@@ -564,14 +566,6 @@ def check(code: str, number: int):
             else:
                 return redirect(url_for(".table", code=table.code), code=303)
     return _check_page(state, seat_state, messages, status)
-
-
-def _cannot_check(phone: Phone, seat_state: tables.SeatState) -> str | None:
-    """Why this phone may not check *seat_state* now (the store's own refusal:
-    ``"check-own-seat"``, ``"check-needs-seat"``, ``"check-not-done"``), or ``None``."""
-    if phone.checker_token(seat_state.number) is None:
-        return "check-own-seat" if seat_state.number in phone.seats else "check-needs-seat"
-    return None if seat_state.done else "check-not-done"
 
 
 class _NoCell(Exception):
