@@ -4,6 +4,7 @@ Run from the repository root (needs Debian's ``wrk``)::
 
     .venv/bin/python bench/http_throughput.py                # 3 rounds, 10 s per URL, 4 workers
     .venv/bin/python bench/http_throughput.py --rounds 1 --seconds 5
+    .venv/bin/python bench/http_throughput.py --saved 100000     # the app's database holding 100,000 games
 
 Starts ``gunicorn -w N`` twice with the same settings: ``bench/hello.py`` (the
 three-line Flask app, the baseline) and ``scorekeeper:create_app()``. Then wrk
@@ -219,6 +220,9 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true", help="also CPU time per request in one process")
     parser.add_argument("--cpu-only", action="store_true", help="only CPU time per request in one process (no servers)")
     parser.add_argument(
+        "--saved", type=int, default=0, metavar="N", help="serve a database holding N saved games (bench/history.py's)"
+    )
+    parser.add_argument(
         "--checkout",
         type=Path,
         help="serve the app of another checkout (its .venv), e.g. an older commit, for a before/after in one session",
@@ -231,6 +235,10 @@ def main() -> None:
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install wrk")
     folder = Path(tempfile.mkdtemp())
+    if args.saved:  # what every sheet view asks ("saved already?") and a save meet in a database in use
+        from bench.history import fill
+
+        fill(f"sqlite:///{folder / 'http.sqlite3'}", args.saved)
     results: dict[str, list[tuple[float, float]]] = {}
     with ExitStack() as stack:
         hello = stack.enter_context(gunicorn("sqlite://", workers=args.workers, app="bench.hello:app", cwd=str(ROOT)))
