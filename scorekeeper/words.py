@@ -54,6 +54,10 @@ def N_(message: str) -> str:
     return message
 
 
+#: The four places of R7, as the score sheet writes them.
+_PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
+
+
 _CARD_NAMES = {
     Card.FOREST: N_("Forest"), Card.SWAMP: N_("Swamp"), Card.MOUNTAIN: N_("Mountain"),
     Card.PLAIN: N_("Plain"), Card.ELVES: N_("Elves"), Card.DWARVES: N_("Dwarves"),
@@ -230,6 +234,13 @@ class Words:
 
     def ruleset(self, ruleset: Ruleset) -> str:
         return self._(ruleset.name)
+
+    def place(self, place: int) -> str:
+        """A place of R7 as the score sheet writes it: ``"1st"`` … ``"4th"``
+        (German ``"1."`` … ``"4."``); a game has at most four places."""
+        if 1 <= place <= len(_PLACES):
+            return self._(_PLACES[place - 1])
+        return str(place)
 
     def points(self, points: int) -> str:
         """Harmony Points with their sign: ``"+4"``, ``"-2"``."""

@@ -281,3 +281,8 @@ def test_every_message_id_of_the_writer_has_a_german_translation():
             assert compiled.pgettext(entry.context, key) == strings[0]
         else:
             assert compiled.gettext(key) == strings[0], "compile the catalogue (scripts/translations.py)"
+
+
+def test_places_are_written_the_language_s_way():
+    assert [ENGLISH.place(p) for p in (1, 2, 3, 4)] == ["1st", "2nd", "3rd", "4th"]
+    assert [GERMAN.place(p) for p in (1, 2, 3, 4)] == ["1.", "2.", "3.", "4."]

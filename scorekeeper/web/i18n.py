@@ -88,9 +88,10 @@ def init_app(app: Flask) -> None:
         pgettext=lambda context, message: _catalogue().upgettext(context, message),
         npgettext=lambda context, singular, plural, n: _catalogue().unpgettext(context, singular, plural, n),
     )
-    # _() is jinja2.ext's alias that looks gettext up again in each call's context (~60 a sheet); nothing
-    # here gives a template a gettext of its own, so _() is that function itself: one call instead of two.
-    app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"]
+    # jinja2.ext's _() looks gettext up again in each call's context, and its "newstyle" gettext takes the
+    # context only to call the catalogue through it and to ask whether the page escapes (all of ours do:
+    # .html and .svg). A sheet makes about 60 of these calls: _() and gettext() are one plain call each.
+    app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"] = page_gettext
     app.jinja_env.filters["bdi"] = bdi
     app.jinja_env.filters["sentence_case"] = sentence_case
     app.jinja_env.filters["sentence"] = sentence
@@ -119,6 +120,7 @@ def init_app(app: Flask) -> None:
         card_short=card_short,
         card_code=card_code,
         cell_label=cell_label,
+        place=place,
         CARDS=tuple(Card),
         KEY_OF={card: key for key, card in KEYS.items()},
         Row=Row,
@@ -143,6 +145,13 @@ def language_url(language: str) -> str:
     query = g.get("language_link_query", request.args)
     args = [(k, v) for k, v in query.items(multi=True) if k != "lang"]
     return "?" + urlencode([*args, ("lang", language)])
+
+
+def page_gettext(message: str, **variables: Any) -> Markup:
+    """A template's ``_()``: *message* in the page's language, its ``%(name)s``
+    parameters escaped (what jinja2's "newstyle" gettext does for an escaping
+    template, its ``%%`` included)."""
+    return Markup(_catalogue().ugettext(message)) % variables
 
 
 def _catalogue() -> Any:
@@ -215,6 +224,11 @@ def legend_requirement(legend: Legend) -> str:
 def card_code(card: Card) -> str:
     """The card's two-letter code in the page's language (``Fo``, German ``Wa``)."""
     return words().code(card)
+
+
+def place(place: int) -> str:
+    """A place of R7 in the page's language (``"2nd"``, German ``"2."``)."""
+    return words().place(place)
 
 
 def cell_label(cell: int) -> str:

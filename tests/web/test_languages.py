@@ -55,6 +55,11 @@ def test_german_pages_use_german_codes_cells_and_words(client):
     english = BeautifulSoup(client.get(sheet + "?lang=en").data, "lxml")
     assert "In explanations, r2c3 is row 2, column 3." in english.select_one(".grid-key").get_text()
     assert english.select_one("#kingdom-0 td.card-forest .code").get_text() == "Fo"
+    places = {"en": ["4th", "3rd", "2nd", "1st"], "de": ["4.", "3.", "2.", "1."]}  # R7's, by Words.place
+    for language, soup in (("en", english), ("de", german)):
+        row = [td.get_text(" ", strip=True) for td in soup.select("#row-place td")]
+        assert [text.split()[0] for text in row] == places[language], (language, row)
+        assert soup.select_one("#kingdom-0 .ktotal").get_text().endswith(" · " + row[0].split()[0])
     form = BeautifulSoup(client.get("/?lang=de").data, "lxml")
     assert [kbd.get_text() for kbd in form.select("#codes kbd")][:2] == ["F", "Wa"]
     assert form.select_one(".pal.card-forest")["data-code"] == "Wa"
@@ -76,3 +81,15 @@ def test_both_languages_codes_are_accepted_when_typing(client, lang):
     paste = "Wa El Po Wa\nSu Go El Be\nDr Me Eb Zw\nEb Hu Mo Po"
     response = client.post(f"/?lang={lang}", data=form_data(game) | {"players-0-paste": paste})
     assert response.status_code == 303
+
+
+def test_a_template_s_gettext_escapes_its_parameters_and_reads_percent_signs(app):
+    """_() in a template: the page language's words, every %(name)s escaped, %% one sign (jinja2's newstyle)."""
+    from flask import render_template_string
+
+    with app.test_request_context("/?lang=de"):
+        app.preprocess_request()
+        got = render_template_string(
+            '{{ _("%(name)s wins with %(total)d Harmony Points.", name="<b>Ada</b>", total=7) }} {{ _("100%%") }}'
+        )
+    assert "&lt;b&gt;Ada&lt;/b&gt;" in got and "<b>" not in got and "100%" in got and "100%%" not in got
