@@ -5,8 +5,12 @@
   ``Vary: Accept-Encoding``, by the embedded server and under gunicorn alike.
   Flask-Compress keeps ETags apart per encoding (``"…:br"``) and answers
   ``If-None-Match`` after compressing, so a 304 still comes back.
+- Stylesheets and scripts are sent minified (rcssmin, rjsmin: comments and
+  spaces go, nothing is renamed), read and minified once at start-up; the
+  files in ``static/`` stay as written. Other static files are sent as they are.
 - ``url_for('static', filename=…)`` adds ``?v=`` and the first 12 hex digits
-  of the file's SHA-256, read once at start-up. A request with the current
+  of the SHA-256 of the bytes sent (minified for CSS and JavaScript), read
+  once at start-up, which are also the ETag. A request with the current
   version is answered ``Cache-Control: public, max-age=31536000, immutable``;
   a changed file gets a new URL, so a deploy never leaves a stale script in
   a browser. Any other request for the file (no ``v``, or an old one) keeps
@@ -17,9 +21,13 @@
 from __future__ import annotations
 
 import hashlib
+import io
+from collections.abc import Callable
 from pathlib import Path
 
-from flask import Flask, Response, request
+import rcssmin
+import rjsmin
+from flask import Flask, Response, request, send_file
 from flask_compress import Compress
 
 #: What is compressed: the app's pages, stylesheets, scripts, icons, API answers and exports.
@@ -36,14 +44,33 @@ COMPRESSED_TYPES = [
 #: A year, the longest lifetime browsers honour; a versioned URL never changes content.
 VERSIONED_MAX_AGE = 365 * 24 * 3600
 
+#: How each kind of static file is minified before it is sent (by its name's ending).
+MINIFIERS: dict[str, Callable[[str], str]] = {".css": rcssmin.cssmin, ".js": rjsmin.jsmin}
+
 
 def init_app(app: Flask) -> None:
-    """Compress responses and version the static URLs of *app* (its static files are read now)."""
+    """Compress responses, minify stylesheets and scripts and version the static
+    URLs of *app* (its static files are read now)."""
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED_TYPES)
     Compress(app)  # its hook runs after the one below (Flask runs the last registered first)
     assert app.static_folder is not None  # create_app gives the app its static folder
-    versions = static_versions(Path(app.static_folder))
+    folder = Path(app.static_folder)
+    minified = minified_files(folder)
+    versions = static_versions(folder, minified)
     app.extensions["static_versions"] = versions
+
+    def static(filename: str) -> Response:
+        sent = minified.get(filename)
+        if sent is None:
+            return app.send_static_file(filename)
+        return send_file(
+            io.BytesIO(sent),
+            download_name=Path(filename).name,
+            etag=versions[filename],
+            max_age=app.get_send_file_max_age(filename),
+        )
+
+    app.view_functions["static"] = static
 
     @app.url_defaults
     def versioned_static_url(endpoint: str, values: dict) -> None:
@@ -74,12 +101,25 @@ def init_app(app: Flask) -> None:
         return response
 
 
-def static_versions(folder: Path) -> dict[str, str]:
+def minified_files(folder: Path) -> dict[str, bytes]:
+    """Every stylesheet and script under *folder*, by its path relative to it
+    (``"css/app.css"``), minified as :data:`MINIFIERS` says (UTF-8)."""
+    return {
+        path.relative_to(folder).as_posix(): MINIFIERS[path.suffix](path.read_text(encoding="utf-8")).encode()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.suffix in MINIFIERS
+    }
+
+
+def static_versions(folder: Path, minified: dict[str, bytes] | None = None) -> dict[str, str]:
     """Every file under *folder*, by its path relative to it (``"css/app.css"``),
-    mapped to a short hash of its content: 12 hex digits of its SHA-256."""
+    mapped to a short hash of what is sent for it: 12 hex digits of the SHA-256
+    of its *minified* bytes if given there, else of the file."""
+    minified = minified or {}
     versions = {}
     for path in sorted(folder.rglob("*")):
         if path.is_file():
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-            versions[path.relative_to(folder).as_posix()] = digest
+            name = path.relative_to(folder).as_posix()
+            sent = minified[name] if name in minified else path.read_bytes()
+            versions[name] = hashlib.sha256(sent).hexdigest()[:12]
     return versions

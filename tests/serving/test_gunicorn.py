@@ -72,4 +72,4 @@ def test_gunicorn_sends_compressed_pages_and_year_long_static_files(tmp_path):
             static = requests.get(base + script["src"], headers={"Accept-Encoding": "gzip"}, timeout=10)
             assert static.headers["Content-Encoding"] == "gzip"
             assert static.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-            assert static.text.lstrip().startswith("//")
+            assert static.text.startswith('(function(){"use strict";')  # minified: the comments gone

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import brotli
 import pytest
+import rcssmin
+import rjsmin
 from bs4 import BeautifulSoup
 from flask import Flask, url_for
 
@@ -38,8 +40,17 @@ def without_csrf_token(html: bytes) -> bytes:
     return re.sub(rb'(name="(?:csrf_token|attempt)" type="hidden" value=")[^"]*', rb"\1", html)
 
 
+def sent(path: Path) -> bytes:
+    """What is sent for a static file: a stylesheet or script minified, anything else as it is."""
+    if path.suffix == ".css":
+        return rcssmin.cssmin(path.read_text(encoding="utf-8")).encode()
+    if path.suffix == ".js":
+        return rjsmin.jsmin(path.read_text(encoding="utf-8")).encode()
+    return path.read_bytes()
+
+
 def sha12(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return hashlib.sha256(sent(path)).hexdigest()[:12]
 
 
 @pytest.mark.parametrize("encoding", ["br", "gzip", "deflate"])
@@ -57,7 +68,7 @@ def test_pages_styles_scripts_and_json_come_compressed(client, encoding):
             static = client.get(url, headers={"Accept-Encoding": encoding}, buffered=True)
             assert static.headers["Content-Encoding"] == encoding, url
             path = STATIC / url.removeprefix("/static/").split("?")[0]
-            assert DECODE[encoding](static.data) == path.read_bytes()
+            assert DECODE[encoding](static.data) == sent(path)
     answer = client.post("/api/score", json=FOUR, headers={"Accept-Encoding": encoding})
     assert answer.headers["Content-Encoding"] == encoding
     assert b'"winners"' in DECODE[encoding](answer.data)
@@ -133,7 +144,7 @@ def test_a_range_of_a_static_file_is_sent_whole_and_compressed(client):
     """Compressed bytes could not match a Content-Range of the file: the range is not served."""
     asked = client.get("/static/css/app.css", headers={"Accept-Encoding": "br", "Range": "bytes=0-4999"}, buffered=True)
     assert asked.status_code == 200 and "Content-Range" not in asked.headers
-    assert brotli.decompress(asked.data) == (STATIC / "css" / "app.css").read_bytes()
+    assert brotli.decompress(asked.data) == sent(STATIC / "css" / "app.css")
 
 
 def _app_serving(folder: Path) -> Flask:
@@ -153,7 +164,9 @@ def test_a_changed_static_file_gets_a_new_url(tmp_path):
     shutil.copytree(STATIC, folder)
     before = _app_serving(folder)
     script = folder / "js" / "app.js"
-    script.write_text(script.read_text(encoding="utf-8") + "// a deploy changed this\n", encoding="utf-8")
+    script.write_text(
+        script.read_text(encoding="utf-8") + "window.deployed = 1; // a deploy changed this\n", encoding="utf-8"
+    )
     after = _app_serving(folder)  # started after the deploy
 
     assert _static_url(before, "js/app.js") != _static_url(after, "js/app.js")
@@ -161,6 +174,21 @@ def test_a_changed_static_file_gets_a_new_url(tmp_path):
     assert _static_url(before, "css/app.css") == _static_url(after, "css/app.css")  # unchanged, still cached
     client = after.test_client()
     new = client.get(_static_url(after, "js/app.js"), buffered=True)
-    assert new.data.endswith(b"// a deploy changed this\n") and new.headers["Cache-Control"] == IMMUTABLE
+    assert new.data.endswith(b"window.deployed=1;") and new.headers["Cache-Control"] == IMMUTABLE
     old = client.get(_static_url(before, "js/app.js"), buffered=True)  # a page rendered before the deploy
     assert old.status_code == 200 and old.headers["Cache-Control"] == "no-cache"
+
+
+def test_stylesheets_and_scripts_are_sent_minified_and_other_files_as_they_are(client):
+    """Comments and spaces go; the code stays (nothing renamed), and the ETag is the version."""
+    script = client.get("/static/js/table.js", buffered=True)
+    source = (STATIC / "js" / "table.js").read_text(encoding="utf-8")
+    assert "// A shared table's pages" in source and b"A shared table" not in script.data
+    assert len(script.data) < 0.7 * len(source.encode()) and b'document.getElementById("seat-form")' in script.data
+    assert script.headers["ETag"] == f'"{sha12(STATIC / "js" / "table.js")}"'
+    assert script.mimetype == "text/javascript"
+    style = client.get("/static/css/app.css", buffered=True)
+    assert style.mimetype == "text/css" and b"\n\n" not in style.data
+    assert len(style.data) < 0.9 * (STATIC / "css" / "app.css").stat().st_size
+    icon = client.get("/static/icons/favicon.svg", buffered=True)
+    assert icon.data == (STATIC / "icons" / "favicon.svg").read_bytes()
