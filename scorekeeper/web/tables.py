@@ -443,6 +443,8 @@ def seat(code: str, number: int):
     if token is None:
         abort(403, description=gettext("Only the seat’s own phone or the host can change this seat."))
     if state.locked:
+        if request.headers.get("X-Draft") == "1":  # table.js drops the draft it kept; the poll moves on
+            return Response(status=409, headers={"X-Table-Locked": "1"})
         return redirect(url_for(".table", code=table.code), code=303)
     if request.method == "GET":
         form = _seat_form(seat_state)
@@ -499,6 +501,8 @@ def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, s
             "tables/seat.html",
             state=state,
             seat=seat_state,
+            # what the server holds, whatever the form shows: table.js compares the draft it kept
+            stored={"cells": [cell or "" for cell in seat_state.cells], "legends": list(seat_state.legends)},
             phone=phone,
             form=form,
             p=form.seat.form,

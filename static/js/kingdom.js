@@ -314,6 +314,7 @@
   });
   window.KingdomEntry = {
     hooks: hooks,
+    apply: apply,
     keep: keep,
     schedule: schedule,
     paint: paint,

@@ -208,6 +208,26 @@ def test_a_locked_table_takes_no_seats_and_shows_the_sheet(app, client):
     page = soup(app.test_client().get(f"/t/{code}"))
     assert page.find(id="score-table") and not page.find(id="take-seat")
     assert phones[1].post(f"/t/{code}/seat/2", data=seat_fields(players[1])).status_code == 303
+    # a draft table.js kept and sends after the lock: refused, so that it drops it
+    draft = phones[1].post(f"/t/{code}/seat/2", data=seat_fields(players[1], "save"), headers={"X-Draft": "1"})
+    assert draft.status_code == 409 and draft.headers["X-Table-Locked"] == "1"
+
+
+def test_the_seat_page_says_what_the_server_holds_even_beside_a_refused_entry(client):
+    """table.js compares the draft it kept in the tab with data-stored, the seat as stored."""
+    code = start_table(client)
+    client.post(f"/t/{code}/seats", data={"name": "Ada"})
+    first = {f"seat-cells-{m}": "" for m in range(16)} | {"seat-cells-0": "forest", "seat-cells-5": "Dr"}
+    first |= {"seat-legends": ["tribes-humans"], "action": "save"}
+    assert client.post(f"/t/{code}/seat/1", data=first, headers={"X-Draft": "1"}).status_code == 204
+    stored = {"cells": ["forest", "", "", "", "", "dragon", *[""] * 10], "legends": ["tribes-humans"]}
+    page = soup(client.get(f"/t/{code}/seat/1"))
+    assert json.loads(page.find(id="seat-form")["data-stored"]) == stored
+    refused = client.post(f"/t/{code}/seat/1", data=first | {"seat-cells-0": "elves", "action": "done"})  # not done
+    assert refused.status_code == 422
+    page = soup(refused)
+    assert page.find(id="seat-cells-0")["value"] == "El"  # what was typed stays on the page …
+    assert json.loads(page.find(id="seat-form")["data-stored"]) == stored  # … the server still holds the first
 
 
 def test_a_post_without_its_csrf_token_changes_nothing_and_says_so(tmp_path):

@@ -1,0 +1,157 @@
+"""A seat's taps survive a reload that comes before their draft reached the server.
+
+table.js keeps the draft the server has not acknowledged in the tab
+(sessionStorage), shows it again after a reload and sends it; a locked table
+drops it. The draft posts are held (Playwright's routing) so that the reload
+surely renders the server's older draft, as a slow network would.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.conftest import load_case
+
+pytestmark = pytest.mark.browser
+
+CASE = load_case(Path(__file__).parents[1] / "data" / "cases" / "19-four-players.json")
+
+
+def _new_phone(browser):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    problems: list[str] = []  # no script error, nothing of ours refused by the Content-Security-Policy
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if "Content Security" in message.text else None)
+    return context, page, problems
+
+
+def _take_seat(page, name: str) -> None:
+    page.fill("#name", name)
+    with page.expect_navigation():
+        page.locator("#take-seat-button").tap()
+    page.wait_for_selector("#palette:not([hidden])")
+
+
+def _paint(page, card: str, cells) -> None:
+    page.locator(f"#palette [data-card={card}]").tap()
+    for m in cells:
+        page.locator("#player-0 .cell-input").nth(m).locator(".cell-btn").tap()
+
+
+def _grid(page) -> list[str]:
+    return [page.input_value(f"#seat-cells-{m}") for m in range(16)]
+
+
+def _stored(page) -> list[str]:
+    """The seat as the server held it when it sent the page."""
+    return json.loads(page.get_attribute("#seat-form", "data-stored"))["cells"]
+
+
+def _saved(page) -> None:
+    expect(page.locator("#save-status")).to_have_text("Saved")
+
+
+def _shot(page, name: str) -> None:
+    if SCREENSHOTS:
+        page.screenshot(path=str(Path(SCREENSHOTS) / name), full_page=True)
+
+
+def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
+    context, page, problems = _new_phone(browser)
+    try:
+        page.goto(live_server + "/")
+        with page.expect_navigation():
+            page.locator("#start-table-button").tap()
+        _take_seat(page, "Ada")
+        seat = page.url
+        _paint(page, "forest", [0, 1, 2])
+        _saved(page)
+
+        # three more taps, and the reload at once: their drafts have not landed when the page comes back
+        held = []
+        page.route(seat, lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+        _paint(page, "elves", [3, 4, 5])
+        _shot(page, "seat-before-reload.png")
+        page.reload()
+        page.wait_for_selector("#palette:not([hidden])")
+        entered = ["forest"] * 3 + ["elves"] * 3 + [""] * 10
+        assert _stored(page) == ["forest"] * 3 + [""] * 13  # the server's older draft …
+        assert _grid(page) == entered  # … and the page shows every tap, painted
+        assert page.locator("#player-0 .cell-btn.card-elves").count() == 3
+        _shot(page, "seat-after-reload.png")
+        page.unroute(seat)
+        for route in held:  # the drafts land late, the reloaded page's last
+            try:
+                route.continue_()
+            except Exception:  # the old page's own request, gone with it
+                pass
+        _saved(page)
+        assert page.evaluate("sessionStorage.length") == 0  # acknowledged: nothing kept
+
+        page.reload()
+        page.wait_for_selector("#palette:not([hidden])")
+        assert _stored(page) == entered and _grid(page) == entered
+
+        # without holding anything: a tap and the reload at once
+        _paint(page, "dragon", [15])
+        page.reload()
+        page.wait_for_selector("#palette:not([hidden])")
+        entered[15] = "dragon"
+        assert _grid(page) == entered
+        _saved(page)
+        page.reload()
+        page.wait_for_selector("#palette:not([hidden])")
+        assert _stored(page) == entered == _grid(page)
+        assert problems == []
+    finally:
+        context.close()
+
+
+def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_server):
+    """Bo's last tap never reached the server; the host locks; Bo's phone keeps nothing and shows the sheet."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (_, host, host_problems), (_, bo, bo_problems) = phones
+    try:
+        host.goto(live_server + "/")
+        with host.expect_navigation():
+            host.locator("#start-table-button").tap()
+        code = host.inner_text("#join-code").strip()
+        _take_seat(host, "Ada")
+        bo.goto(f"{live_server}/t/{code}")
+        _take_seat(bo, "Bo")
+        for page, player in zip((host, bo), CASE["game"]["players"], strict=False):
+            cells = [card for row in player["kingdom"] for card in row]
+            fields = {f"seat-cells-{m}": card for m, card in enumerate(cells)}
+            token = page.get_attribute("#seat-form input[name=csrf_token]", "value")
+            answer = page.request.post(page.url, form=fields | {"action": "done", "csrf_token": token}, max_redirects=0)
+            assert answer.status == 303
+        bo.reload()
+        bo.wait_for_selector("#palette:not([hidden])")
+        first = _grid(bo)[0]
+
+        bo.route(bo.url, lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+        _paint(bo, "portal" if first != "portal" else "dragon", [0])
+        assert bo.evaluate("sessionStorage.length") == 1
+
+        host.goto(f"{live_server}/t/{code}")
+        with host.expect_navigation():
+            host.locator("#checks").tap()
+        with host.expect_navigation():
+            host.locator("#lock").tap()
+        host.wait_for_selector("#score-table")
+
+        bo.wait_for_selector("#table-done", timeout=10_000)  # moved to the sheet by its poll
+        assert bo.evaluate("Object.keys(sessionStorage).filter(k => k.startsWith('scorekeeper.seat:'))") == []
+        bo.goto(f"{live_server}/t/{code}/seat/2")  # the seat's address: the sheet again, nothing applied
+        bo.wait_for_selector("#table-done")
+        assert bo.evaluate("sessionStorage.length") == 0
+        assert host_problems == [] and bo_problems == []
+    finally:
+        for context, _, _ in phones:
+            context.close()
