@@ -1,68 +1,68 @@
 """Command line: ``scorekeeper score GAME.json`` prints the score sheet.
 
-Thin on purpose: click reads the arguments, the engine decides everything
-(validation R8, scoring R3–R6, places R7), this module only lays the result out
-as text or JSON. Refused input exits with status 2 and one ``error: …`` line
-per problem on stderr.
+Thin on purpose: the standard library's argparse reads the arguments, the
+engine decides everything (validation R8, scoring R3–R6, places R7), this
+module only lays the result out as text or JSON. Refused input exits with
+status 2 and one ``error: …`` line per problem on stderr; so do usage errors,
+in argparse's words after the command's usage line.
+
+argparse rather than click: importing click alone took more CPU than the
+plain reference scorer's whole process (``bench/cli_vs_reference.py``).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import NoReturn, TextIO
-
-import click
 
 from scorekeeper.engine import GameErrors, Row, ScoreSheet, score_game_dict
 from scorekeeper.words import ENGLISH
 
-#: Exit status for input the scorer refuses (the same as click's usage errors).
+#: Exit status for input the scorer refuses (the same as argparse's usage errors).
 EXIT_INVALID_INPUT = 2
 
 
-@click.group()
-def main() -> None:
-    """Score sheets for DRAKO: Aetherya Pocket."""
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run one command: *argv*, else the process's arguments.
+
+    Exits with status 2 for a usage error (argparse) or refused input, 1 for
+    an output file that cannot be written or a reader that went away (``… |
+    head``), 130 on Ctrl-C.
+    """
+    args = _parser().parse_args(argv)
+    try:
+        args.run(args)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except BrokenPipeError:
+        # Python's last flush of stdout would fail again: point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
 
 
-@main.command()
-@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="A plain-text sheet, or the sheet as JSON (players in input order).",
-)
-@click.option("--explain", is_flag=True, help="List the cards behind every row (text format).")
-@click.pass_context
-def score(ctx: click.Context, file: TextIO, output_format: str, explain: bool) -> None:
+def score(args: argparse.Namespace) -> None:
     """Score the game in FILE (a JSON game file; - reads standard input).
 
     The file holds {"ruleset": "pocket", "players": [{"name": …, "kingdom":
     4 rows of 4 card ids, "legends": [Legend ids]}, …]}.
     """
-    data = _read_json(ctx, file)
+    data = _read_json(args.file)
     try:
         sheet = score_game_dict(data)
     except GameErrors as errors:
-        _refuse(ctx, ENGLISH.errors(errors))
-    if output_format == "json":
-        click.echo(json.dumps(ENGLISH.sheet(sheet), indent=2, ensure_ascii=False))
+        _refuse(ENGLISH.errors(errors))
+    if args.output_format == "json":
+        print(json.dumps(ENGLISH.sheet(sheet), indent=2, ensure_ascii=False))
     else:
-        click.echo(format_sheet(sheet, explain=explain))
+        print(format_sheet(sheet, explain=args.explain))
 
 
-@main.command("export")
-@click.option("--format", "output_format", type=click.Choice(["json", "csv"]), default="json", show_default=True)
-@click.option("--game", "public_id", metavar="ID", help="Only this saved game (the id in its read-only link).")
-@click.option(
-    "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="File to write (default: stdout)."
-)
-@click.pass_context
-def export_games(ctx: click.Context, output_format: str, public_id: str | None, output: TextIO) -> None:
+def export_games(args: argparse.Namespace) -> None:
     """Write saved games as JSON game files ({"games": [...]}) or CSV.
 
     Uses the app's database: SCOREKEEPER_DATABASE_URL / DATABASE_URL, else the
@@ -71,28 +71,24 @@ def export_games(ctx: click.Context, output_format: str, public_id: str | None, 
     from .store import games as store
     from .store.exchange import csv_chunks, game_file, history_json_chunks
 
+    chunks: Iterable[str]
     with _database():
-        if public_id:
-            saved = store.find_game(public_id)
+        if args.public_id:
+            saved = store.find_game(args.public_id)
             if saved is None:
-                _refuse(ctx, [f"no saved game with id {public_id!r}"])
-            assert saved is not None  # _refuse exits
-            if output_format == "csv":
-                output.writelines(csv_chunks([saved]))
+                _refuse([f"no saved game with id {args.public_id!r}"])
+            if args.output_format == "csv":
+                chunks = csv_chunks([saved])
             else:
-                output.write(json.dumps(game_file(saved), indent=2, ensure_ascii=False) + "\n")
+                chunks = [json.dumps(game_file(saved), indent=2, ensure_ascii=False) + "\n"]
         else:  # streamed: however many games, never all in memory
             games = store.all_games()
-            output.writelines(csv_chunks(games) if output_format == "csv" else history_json_chunks(games))
+            chunks = csv_chunks(games) if args.output_format == "csv" else history_json_chunks(games)
+        with _output(args.output) as output:  # a file is made only once there is something to write
+            output.writelines(chunks)
 
 
-@main.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
-@click.option(
-    "--group", "group_id", metavar="ID", help="Put the games in this group (its id from `scorekeeper groups`)."
-)
-@click.pass_context
-def import_file(ctx: click.Context, file: TextIO, group_id: str | None) -> None:
+def import_file(args: argparse.Namespace) -> None:
     """Store the game file FILE (or a whole exported history) as saved games.
 
     The games go into the group --group ID, else into a new group named after
@@ -103,44 +99,28 @@ def import_file(ctx: click.Context, file: TextIO, group_id: str | None) -> None:
     from .store import groups as store_groups
     from .store.exchange import import_games
 
-    data = _read_json(ctx, file)
+    data = _read_json(args.file)
     with _database():
-        if group_id:
-            group = store_groups.find_group(group_id)
+        if args.group_id:
+            group = store_groups.find_group(args.group_id)
             if group is None:
-                _refuse(ctx, [f"no group with id {group_id!r} (see scorekeeper groups)"])
+                _refuse([f"no group with id {args.group_id!r} (see scorekeeper groups)"])
         else:
-            source = getattr(file, "name", "<stdin>")
-            name = "Imported" if source == "<stdin>" else f"Imported from {source.rsplit('/', 1)[-1]}"
+            name = "Imported" if args.file == "-" else f"Imported from {args.file.rsplit('/', 1)[-1]}"
             group, _ = store_groups.create_group(name[: store_groups.MAX_GROUP_NAME], commit=False, invite=False)
         try:
             stored = import_games(data, group=group)
         except GameErrors as errors:
-            _refuse(ctx, ENGLISH.errors(errors))
-        click.echo(f"group: {group.name} (id {group.public_id})")
+            _refuse(ENGLISH.errors(errors))
+        print(f"group: {group.name} (id {group.public_id})")
         for saved, secret in stored:
             names = ", ".join(r.name for r in saved.results)
-            click.echo(f"saved {saved.played_on} {names}")
-            click.echo(f"  read-only: /g/{saved.public_id}")
-            click.echo(f"  private:   /g/{saved.public_id}/{secret}")
+            print(f"saved {saved.played_on} {names}")
+            print(f"  read-only: /g/{saved.public_id}")
+            print(f"  private:   /g/{saved.public_id}/{secret}")
 
 
-@main.command("groups")
-@click.option(
-    "--base-url",
-    envvar="SCOREKEEPER_BASE_URL",
-    metavar="URL",
-    help="The address people open the app at (https://drako.example.org), for the invite links.",
-)
-@click.option(
-    "--new-link",
-    "new_links",
-    metavar="ID",
-    multiple=True,
-    help="Replace this group's invite link (its id as listed); phones that joined with the old one must open the new.",
-)
-@click.pass_context
-def list_groups(ctx: click.Context, base_url: str | None, new_links: tuple[str, ...]) -> None:
+def list_groups(args: argparse.Namespace) -> None:
     """List the groups with their games, players and invite links.
 
     Only a hash of each invite secret is stored, so a link is printed when it
@@ -150,27 +130,104 @@ def list_groups(ctx: click.Context, base_url: str | None, new_links: tuple[str, 
     """
     from .store import groups as store_groups
 
+    base_url: str | None = args.base_url or os.environ.get("SCOREKEEPER_BASE_URL")
+    new_links: list[str] = args.new_links
     with _database():
         summaries = store_groups.all_groups()
         unknown = set(new_links) - {s.group.public_id for s in summaries}
         if unknown:
-            _refuse(ctx, [f"no group with id {public_id!r}" for public_id in sorted(unknown)])
+            _refuse([f"no group with id {public_id!r}" for public_id in sorted(unknown)])
         issuing = [s for s in summaries if not s.group.invite_hash or s.group.public_id in new_links]
         if issuing and not base_url:
-            _refuse(ctx, ["--base-url URL is needed to print invite links (or set SCOREKEEPER_BASE_URL)"])
+            _refuse(["--base-url URL is needed to print invite links (or set SCOREKEEPER_BASE_URL)"])
         if not summaries:
-            click.echo("no groups yet (the first game saved in the app starts one)")
+            print("no groups yet (the first game saved in the app starts one)")
         for summary in summaries:
             group = summary.group
-            click.echo(
+            print(
                 f"{group.name}  (id {group.public_id}, {summary.games} games, {summary.players} players,"
                 f" since {group.created_at:%Y-%m-%d})"
             )
             if summary in issuing:
                 secret = store_groups.new_invite(group)
-                click.echo(f"  invite link: {base_url.rstrip('/') if base_url else ''}/join/{group.public_id}/{secret}")
+                print(f"  invite link: {base_url.rstrip('/') if base_url else ''}/join/{group.public_id}/{secret}")
             else:
-                click.echo(f"  invite link: on the group's page on its members' phones (--new-link {group.public_id})")
+                print(f"  invite link: on the group's page on its members' phones (--new-link {group.public_id})")
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help 80 columns wide, its descriptions' paragraphs as written.
+
+    A fixed width because argparse makes a formatter for every argument added,
+    and one left to ask the terminal imports shutil (bz2, lzma …): a tenth of
+    a whole ``score`` process.
+    """
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=80)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The program's parser: one sub-parser per command, each naming its function (``run``)."""
+    top = argparse.ArgumentParser(
+        prog="scorekeeper", description="Score sheets for DRAKO: Aetherya Pocket.", formatter_class=_HelpFormatter
+    )
+    commands = top.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    def command(name: str, run: Callable[[argparse.Namespace], None]) -> argparse.ArgumentParser:
+        description = "\n".join(line.strip() for line in (run.__doc__ or "").strip().splitlines())
+        summary = description.partition("\n")[0]
+        parser = commands.add_parser(name, help=summary, description=description, formatter_class=_HelpFormatter)
+        parser.set_defaults(run=run)
+        return parser
+
+    parser = command("score", score)
+    parser.add_argument("file", metavar="FILE", help="the game file (- reads standard input)")
+    parser.add_argument(
+        "--format",
+        dest="output_format",
+        choices=["text", "json"],
+        default="text",
+        help="a plain-text sheet, or the sheet as JSON (players in input order); default: %(default)s",
+    )
+    parser.add_argument("--explain", action="store_true", help="list the cards behind every row (text format)")
+
+    parser = command("export", export_games)
+    parser.add_argument(
+        "--format",
+        dest="output_format",
+        choices=["json", "csv"],
+        default="json",
+        help="game files as JSON, or one CSV line per player and game; default: %(default)s",
+    )
+    parser.add_argument(
+        "--game", dest="public_id", metavar="ID", help="only this saved game (the id in its read-only link)"
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", default="-", help="file to write (default: standard output)")
+
+    parser = command("import", import_file)
+    parser.add_argument("file", metavar="FILE", help="a game file or an exported history (- reads standard input)")
+    parser.add_argument(
+        "--group", dest="group_id", metavar="ID", help="put the games in this group (its id from `scorekeeper groups`)"
+    )
+
+    parser = command("groups", list_groups)
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the address people open the app at (https://drako.example.org), for the invite links;"
+        " default: SCOREKEEPER_BASE_URL",
+    )
+    parser.add_argument(
+        "--new-link",
+        dest="new_links",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="replace this group's invite link (its id as listed); phones that joined with the old one must open"
+        " the new; may be given more than once",
+    )
+    return top
 
 
 @contextmanager
@@ -187,26 +244,53 @@ def _database():
             db.engine.dispose()
 
 
-def _read_json(ctx: click.Context, file: TextIO) -> object:
-    """The JSON in *file*, or exit 2 with a message saying why it is not JSON."""
-    name = getattr(file, "name", "<stdin>")  # a piped stream may have no name
-    source = "standard input" if name == "<stdin>" else name
+def _read_json(path: str) -> object:
+    """The JSON in the file at *path* (``-``: standard input), UTF-8 after a
+    byte-order mark if there is one; else exit 2 with a message saying why not."""
+    source = "standard input" if path == "-" else path
     try:
-        return json.loads(file.read())
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as file:
+                data = file.read()
+    except OSError as error:
+        _refuse([f"cannot open {path!r}: {error.strerror}"])
+    try:
+        return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        _refuse(ctx, [f"{source} is not UTF-8 text"])
+        _refuse([f"{source} is not UTF-8 text"])
     except json.JSONDecodeError as error:
-        _refuse(ctx, [f"{source} is not valid JSON: {error}"])
+        _refuse([f"{source} is not valid JSON: {error}"])
     except RecursionError:
-        _refuse(ctx, [f"{source} is nested too deeply to be a game file"])
+        _refuse([f"{source} is nested too deeply to be a game file"])
     except ValueError as error:  # e.g. an integer too long to convert
-        _refuse(ctx, [f"{source} is not a readable game file: {error}"])
+        _refuse([f"{source} is not a readable game file: {error}"])
 
 
-def _refuse(ctx: click.Context, messages: list[str]) -> NoReturn:
+@contextmanager
+def _output(path: str) -> Iterator[TextIO]:
+    """The UTF-8 text stream to write to: standard output for ``-``, else the
+    file at *path*, made or emptied now (exit 1 if it cannot be)."""
+    if path == "-":
+        reconfigure = getattr(sys.stdout, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8")
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    try:
+        file = open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise SystemExit(f"error: cannot write {path!r}: {error.strerror}") from None
+    with file:
+        yield file
+
+
+def _refuse(messages: list[str]) -> NoReturn:
     for message in messages:
-        click.echo(f"error: {message}", err=True)
-    ctx.exit(EXIT_INVALID_INPUT)
+        print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_INVALID_INPUT)
 
 
 def _columns(text: str) -> int:

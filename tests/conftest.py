@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import json
 import os
 import re
 import shutil
 import sqlite3
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -73,6 +76,52 @@ def pytest_runtest_setup(item):
 
 def load_case(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+@dataclass
+class CliResult:
+    """What one `scorekeeper` command did: its exit status and what it wrote."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        """Standard output, then standard error."""
+        return self.stdout + self.stderr
+
+
+def run_cli(args: list[str], input: str | bytes | None = None, env: dict[str, str] | None = None) -> CliResult:
+    """`scorekeeper ARGS` in this process (``scorekeeper.cli.main``), reading
+    *input* (text as UTF-8) as standard input, with the variables *env* set for
+    the call. Its exit status is SystemExit's code (0 if it returns); any
+    other exception the command does not handle is raised here."""
+    from scorekeeper.cli import main
+
+    data = input.encode("utf-8") if isinstance(input, str) else input or b""
+    streams = sys.stdin, sys.stdout, sys.stderr
+    saved_env = {name: os.environ.get(name) for name in env or {}}
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    sys.stdout, sys.stderr = stdout, stderr = io.StringIO(), io.StringIO()
+    os.environ.update(env or {})
+    try:
+        main(args)
+        exit_code = 0
+    except SystemExit as stop:  # as Python ends a process: a message is written to stderr, status 1
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+            exit_code = 1
+        else:
+            exit_code = stop.code or 0
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+        for name, value in saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return CliResult(exit_code, stdout.getvalue(), stderr.getvalue())
 
 
 # The schema is migrated once per session (by the app's own start-up migration)

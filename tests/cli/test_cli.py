@@ -1,5 +1,5 @@
-"""``scorekeeper score FILE``: the worked games and the refused ones, through click
-and once through a real ``python -m scorekeeper`` process."""
+"""``scorekeeper score FILE``: the worked games and the refused ones, through
+``scorekeeper.cli.main`` and once through a real ``python -m scorekeeper`` process."""
 
 import json
 import os
@@ -8,14 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from scorekeeper.cli import main
+from tests.conftest import run_cli
 
 DATA = Path(__file__).parent.parent / "data"
 CASE_FILES = sorted((DATA / "cases").glob("*.json"))
 INVALID_FILES = sorted((DATA / "invalid").glob("*.json"))
 FOUR_PLAYERS = DATA / "cases" / "19-four-players.json"
+#: The first line of a usage error of `score`, as argparse writes it.
+USAGE = "usage: scorekeeper score [-h] [--format {text,json}] [--explain] FILE\n"
 
 
 def load(path: Path) -> dict:
@@ -34,7 +35,7 @@ def game_file(tmp_path: Path, case: Path) -> Path:
 
 
 def score(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, ["score", *args], input=input)
+    return run_cli(["score", *args], input=input)
 
 
 def figures(sheet: dict) -> dict:
@@ -181,7 +182,7 @@ def test_missing_file_exits_2(tmp_path):
     result = score(str(tmp_path / "missing.json"))
 
     assert result.exit_code == 2
-    assert "missing.json" in result.stderr and "No such file" in result.stderr
+    assert result.stderr == f"error: cannot open '{tmp_path / 'missing.json'}': No such file or directory\n"
     assert "Traceback" not in result.output
 
 
@@ -189,7 +190,9 @@ def test_unknown_format_is_a_usage_error(tmp_path):
     result = score(str(game_file(tmp_path, FOUR_PLAYERS)), "--format", "xml")
 
     assert result.exit_code == 2
-    assert "'xml' is not one of 'text', 'json'" in result.stderr
+    assert result.stderr == USAGE + (
+        "scorekeeper score: error: argument --format: invalid choice: 'xml' (choose from 'text', 'json')\n"
+    )
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
@@ -199,6 +202,55 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     result = score(str(path), "--format", "json")
 
     assert result.exit_code == 0, result.output
+
+
+def test_a_byte_order_mark_on_standard_input_is_accepted():
+    result = score("-", "--format", "json", input="\ufeff" + json.dumps(load(FOUR_PLAYERS)["game"]))
+
+    assert result.exit_code == 0, result.output
+    assert figures(json.loads(result.stdout)) == load(FOUR_PLAYERS)["expected"]
+
+
+def test_usage_errors_are_argparse_s(tmp_path):
+    """A usage error: the usage line, ``PROG: error: …`` in argparse's words, exit status 2."""
+    path = str(game_file(tmp_path, FOUR_PLAYERS))
+
+    missing = score()
+    assert missing.exit_code == 2 and missing.stdout == ""
+    assert missing.stderr == USAGE + "scorekeeper score: error: the following arguments are required: FILE\n"
+    no_value = score(path, "--format")
+    assert no_value.exit_code == 2
+    assert no_value.stderr == USAGE + "scorekeeper score: error: argument --format: expected one argument\n"
+    # argparse hands arguments a command has no place for back to the program's parser
+    unknown = score(path, "--colour")
+    assert unknown.exit_code == 2
+    assert unknown.stderr.endswith("scorekeeper: error: unrecognized arguments: --colour\n")
+    command = run_cli(["scor", path])
+    assert command.exit_code == 2
+    assert command.stderr.endswith(
+        "scorekeeper: error: argument COMMAND: invalid choice: 'scor'"
+        " (choose from 'score', 'export', 'import', 'groups')\n"
+    )
+    nothing = run_cli([])
+    assert nothing.exit_code == 2
+    assert nothing.stderr.endswith("scorekeeper: error: the following arguments are required: COMMAND\n")
+
+
+def test_help_lists_the_commands_and_options():
+    overview = run_cli(["--help"])
+    assert overview.exit_code == 0 and overview.stderr == ""
+    for name in ("score", "export", "import", "groups"):
+        assert f"\n    {name:<9} " in overview.stdout
+    score_help = score("--help")
+    assert score_help.exit_code == 0
+    assert score_help.stdout.startswith(USAGE)
+    for sentence in (
+        "\nScore the game in FILE (a JSON game file; - reads standard input).\n\nThe file holds",
+        "a plain-text sheet, or the sheet as JSON (players in",
+        "list the cards behind every row (text format)",
+        "show this help message and exit",
+    ):
+        assert sentence in score_help.stdout
 
 
 def run_module(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
@@ -237,7 +289,7 @@ def test_python_dash_m_refuses_with_exit_2_and_no_traceback():
 def test_a_worked_case_file_is_pointed_at_its_game(tmp_path):
     case = tmp_path / "case.json"
     case.write_text(json.dumps({"game": {"players": []}, "expected": {}}))
-    result = CliRunner().invoke(main, ["score", str(case)])
+    result = run_cli(["score", str(case)])
     assert result.exit_code == 2
     assert 'this file has it under "game"' in result.output
 
@@ -256,16 +308,18 @@ def test_text_table_lines_up_names_with_emoji():
 
 @pytest.mark.parametrize("output_format", ["text", "json"])
 def test_score_imports_no_web_stack(tmp_path, output_format):
-    """`score` needs the engine and click only: Flask, SQLAlchemy, WeasyPrint and
-    the rest load only for the app, `import` and `export` (their import is most
-    of a `score` process's time)."""
+    """`score` needs the engine, the sentence writer and argparse only: Flask,
+    SQLAlchemy, WeasyPrint and the rest load only for the app, `import` and
+    `export` (their import is most of a `score` process's time), and click,
+    which Flask brings, not at all (its import alone took more than the plain
+    reference scorer's whole process)."""
     names = game_file(tmp_path, FOUR_PLAYERS)
     probe = (
         "import sys\n"
         "from scorekeeper.cli import main\n"
-        f"main(['score', {str(names)!r}, '--explain', '--format', {output_format!r}], standalone_mode=False)\n"
+        f"main(['score', {str(names)!r}, '--explain', '--format', {output_format!r}])\n"
         "heavy = sorted({m.partition('.')[0] for m in sys.modules} & "
-        "{'flask', 'werkzeug', 'jinja2', 'sqlalchemy', 'weasyprint', 'segno', 'wtforms', 'flask_babel'})\n"
+        "{'flask', 'werkzeug', 'jinja2', 'sqlalchemy', 'weasyprint', 'segno', 'wtforms', 'flask_babel', 'click'})\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

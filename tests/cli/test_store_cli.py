@@ -7,17 +7,14 @@ import csv
 import io
 import json
 
-from click.testing import CliRunner
-
-from scorekeeper.cli import main
-from tests.conftest import CASE_FILES, load_case
+from tests.conftest import CASE_FILES, load_case, run_cli
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 
 
 def run(database_url, *args, input=None):
     env = {"SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_MIGRATE": "false"}  # migrated already
-    return CliRunner().invoke(main, list(args), input=input, env=env)
+    return run_cli(list(args), input=input, env=env)
 
 
 def test_import_then_export_round_trip(database_url, tmp_path):
@@ -49,3 +46,17 @@ def test_import_refuses_bad_files_and_stores_nothing(database_url):
     assert run(database_url, "import", "-", input="{").exit_code == 2
     missing = run(database_url, "export", "--game", "nope")
     assert missing.exit_code == 2 and "no saved game" in missing.output
+
+
+def test_export_opens_its_output_file_only_to_write(database_url, tmp_path):
+    never = tmp_path / "never.json"
+    refused = run(database_url, "export", "--game", "nope", "-o", str(never))
+    assert refused.exit_code == 2 and refused.stderr == "error: no saved game with id 'nope'\n"
+    assert not never.exists()
+    unopenable = tmp_path / "no-such-folder" / "history.json"
+    failed = run(database_url, "export", "--output", str(unopenable))
+    assert failed.exit_code == 1
+    assert failed.stderr == f"error: cannot write '{unopenable}': No such file or directory\n"
+    written = run(database_url, "export", "-o", str(tmp_path / "history.json"))
+    assert written.exit_code == 0 and written.stdout == ""
+    assert json.loads((tmp_path / "history.json").read_text(encoding="utf-8")) == {"games": []}

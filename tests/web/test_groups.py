@@ -13,12 +13,10 @@ import re
 
 import pytest
 from bs4 import BeautifulSoup
-from click.testing import CliRunner
 
 from scorekeeper import create_app
-from scorekeeper.cli import main
 from scorekeeper.web.membership import COOKIE
-from tests.conftest import CASE_FILES, form_data, load_case
+from tests.conftest import CASE_FILES, form_data, load_case, run_cli
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))  # Ada, Bo, Cy, Di: Di wins
 
@@ -296,17 +294,17 @@ def test_cli_lists_groups_and_issues_the_first_invite_link(database_url, db_app,
     env = {"SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_MIGRATE": "false"}
     path = tmp_path / "old.json"
     path.write_text(json.dumps(FOUR["game"]), encoding="utf-8")
-    imported = CliRunner().invoke(main, ["import", str(path)], env=env)
+    imported = run_cli(["import", str(path)], env=env)
     assert imported.exit_code == 0, imported.output
     assert "group: Imported from old.json" in imported.output
 
-    refused = CliRunner().invoke(main, ["groups"], env=env)
+    refused = run_cli(["groups"], env=env)
     assert refused.exit_code == 2 and "--base-url" in refused.output
-    listed = CliRunner().invoke(main, ["groups", "--base-url", "http://localhost/"], env=env)
+    listed = run_cli(["groups", "--base-url", "http://localhost/"], env=env)
     assert listed.exit_code == 0, listed.output
     assert "Imported from old.json  (id " in listed.output and "1 games, 4 players" in listed.output
     link = re.search(r"invite link: (http://localhost/join/\S+)", listed.output)[1]
-    again = CliRunner().invoke(main, ["groups"], env=env)  # the link is issued once; no URL needed now
+    again = run_cli(["groups"], env=env)  # the link is issued once; no URL needed now
     assert again.exit_code == 0 and "--new-link" in again.output
 
     phone = db_app.test_client()
