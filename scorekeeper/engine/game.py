@@ -14,9 +14,8 @@ import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, NamedTuple
 
 from .cards import Card
 from .errors import (
@@ -39,8 +38,7 @@ MAX_PLAYERS = 4
 MAX_NAME_LENGTH = 40
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(NamedTuple):
     """One player as entered: name (trimmed), 4 × 4 kingdom, claimed Legend ids."""
 
     name: str
@@ -48,8 +46,7 @@ class Player:
     legends: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """A finished game of 2–4 players under one ruleset (R8, R9)."""
 
     players: tuple[Player, ...]
@@ -254,8 +251,7 @@ def _check_name(raw: object, index: int, seen: dict[str, str]) -> tuple[str, lis
     return name, []
 
 
-@dataclass(frozen=True)
-class Tiebreak:
+class Tiebreak(NamedTuple):
     """How R7.3 separated two players with equal totals (R7.5).
 
     :ivar ahead: index (input order) of the player placed higher.
@@ -269,16 +265,17 @@ class Tiebreak:
     sheet's second row (Dwarves).
     """
 
-    message_id: ClassVar[str] = "tiebreak"
-
     ahead: int
     behind: int
     total: int
     position: int
     values: tuple[int, int]
 
+    @property
+    def message_id(self) -> str:
+        return "tiebreak"
 
-@dataclass(frozen=True)
+
 class DeckWarning:
     """More copies of a card type entered than the deck holds (R1): a warning, not a refusal.
 
@@ -286,28 +283,56 @@ class DeckWarning:
     :ivar count: copies entered across all kingdoms.
     :ivar deck: copies in the deck for this player count (2 × players).
     :ivar players: how many players the game has.
+
+    A plain class, not a named tuple: a tuple already has a ``count``.
     """
 
     message_id: ClassVar[str] = "deck-warning"
 
-    card: Card
-    count: int
-    deck: int
-    players: int
+    def __init__(self, card: Card, count: int, deck: int, players: int) -> None:
+        self.card: Final = card
+        self.count: Final = count
+        self.deck: Final = deck
+        self.players: Final = players
+
+    def _fields(self) -> tuple[Card, int, int, int]:
+        return (self.card, self.count, self.deck, self.players)
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, DeckWarning) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"DeckWarning(card={self.card!r}, count={self.count!r}, deck={self.deck!r}, players={self.players!r})"
 
 
-@dataclass(frozen=True)
 class PlayerResult:
     """One player's column of the score sheet.
 
     :ivar index: the player's position in input order (0-based).
+    :ivar player: the player as entered.
+    :ivar score: the player's kingdom scored.
     :ivar place: competition-ranking place, 1 = winner (R7.2, R7.4).
+
+    A plain class, not a named tuple: a tuple already has an ``index``.
     """
 
-    index: int
-    player: Player
-    score: KingdomScore
-    place: int
+    def __init__(self, index: int, player: Player, score: KingdomScore, place: int) -> None:
+        self.index: Final = index
+        self.player: Final = player
+        self.score: Final = score
+        self.place: Final = place
+
+    def _fields(self) -> tuple[int, Player, KingdomScore, int]:
+        return (self.index, self.player, self.score, self.place)
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, PlayerResult) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"PlayerResult(index={self.index!r}, player={self.player!r}, score={self.score!r}, place={self.place!r})"
 
     @property
     def total(self) -> int:
@@ -323,8 +348,7 @@ class PlayerResult:
         return sorted(self.score.rows.values(), reverse=True)
 
 
-@dataclass(frozen=True)
-class ScoreSheet:
+class ScoreSheet(NamedTuple):
     """The scored game: per player rows, total and place, with tiebreaks and warnings.
 
     :ivar results: one :class:`PlayerResult` per player, in input order.
@@ -338,7 +362,7 @@ class ScoreSheet:
     results: tuple[PlayerResult, ...]
     tiebreaks: tuple[Tiebreak, ...] = ()
     shared: tuple[tuple[int, ...], ...] = ()
-    warnings: tuple[DeckWarning, ...] = field(default=())
+    warnings: tuple[DeckWarning, ...] = ()
 
     @property
     def winners(self) -> tuple[PlayerResult, ...]:

@@ -7,9 +7,8 @@ Cells are addressed by a row-major index 0..15 (``row * 4 + column``, both
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple, TypedDict
+from typing import Final, NamedTuple, TypedDict
 
 from .cards import CARD_IDS, Card
 from .errors import InvalidKingdom, UnknownCard
@@ -83,8 +82,7 @@ class PortalNetwork(NamedTuple):
     members: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """How two distinct non-portal cards reach each other (R2, R2.3).
 
     One ``Link`` per pair, however many ways they are linked.
@@ -137,7 +135,6 @@ class Reach(NamedTuple):
 _NEIGHBOURS_ONLY = Reach(_NEIGHBOUR_MASKS, _NOTHING, _NOTHING, ())
 
 
-@dataclass(frozen=True)
 class Kingdom:
     """One player's final 4 × 4 grid of face-up Kingdom cards (R1).
 
@@ -146,18 +143,27 @@ class Kingdom:
     :ivar card_masks: per card type, a bitmask of the cells holding it (bit
         *n* = cell *n*); every type is a key, ``None`` holds the blank cells.
         Worked out from *cards* in one pass; what scoring reads.
+
+    Two kingdoms are equal when their cards are.
     """
 
-    cards: tuple[Card | None, ...]
-    card_masks: dict[Card | None, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if len(self.cards) != SIZE * SIZE:
-            raise InvalidKingdom("kingdom-size", count=len(self.cards))
+    def __init__(self, cards: tuple[Card | None, ...]) -> None:
+        if len(cards) != SIZE * SIZE:
+            raise InvalidKingdom("kingdom-size", count=len(cards))
         masks = _NO_CELLS.copy()
-        for card, bit in zip(self.cards, _BIT, strict=True):
+        for card, bit in zip(cards, _BIT, strict=True):
             masks[card] |= bit
-        object.__setattr__(self, "card_masks", masks)  # frozen: set once, here
+        self.cards: Final = cards
+        self.card_masks: Final = masks
+
+    def __eq__(self, other: object) -> bool:
+        return self.cards == other.cards if isinstance(other, Kingdom) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Kingdom(cards={self.cards!r})"
 
     @classmethod
     def from_rows(

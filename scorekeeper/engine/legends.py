@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Legend:
+class Legend(NamedTuple):
     """A Legend card a player may claim once per game (R6).
 
     :ivar id: canonical id, as in game files (``"lands-forest"``).
@@ -22,12 +20,14 @@ class Legend:
     present → +4").
     """
 
-    message_id: ClassVar[str] = "legend"
-
     id: str
     name: str
     requirement: str
     value: int
+
+    @property
+    def message_id(self) -> str:
+        return "legend"
 
 
 LEGENDS: tuple[Legend, ...] = (

@@ -6,8 +6,8 @@ ruleset it is running.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
+from typing import Final
 
 from .cards import TRIBES, Card
 from .errors import UnknownRuleset
@@ -16,7 +16,6 @@ from .errors import UnknownRuleset
 RULES_VERSION = "2026.11"
 
 
-@dataclass(frozen=True)
 class Ruleset:
     """Everything that varies between rulesets.
 
@@ -32,15 +31,30 @@ class Ruleset:
         through portal networks (classic, R9); Goblins still never *score* or
         tame through portals.
     :ivar conflict_points: Harmony Points per conflict (R4.2).
+
+    There are two, :data:`POCKET` and :data:`CLASSIC`, compared by identity.
     """
 
-    id: str
-    name: str
-    dragon_values: tuple[int, ...]
-    max_positive_dragons: int
-    hated_pairs: frozenset[frozenset[Card]]
-    goblin_conflicts_through_portals: bool
-    conflict_points: int = -2
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        dragon_values: tuple[int, ...],
+        max_positive_dragons: int,
+        hated_pairs: frozenset[frozenset[Card]],
+        goblin_conflicts_through_portals: bool,
+        conflict_points: int = -2,
+    ) -> None:
+        self.id: Final = id
+        self.name: Final = name
+        self.dragon_values: Final = dragon_values
+        self.max_positive_dragons: Final = max_positive_dragons
+        self.hated_pairs: Final = hated_pairs
+        self.goblin_conflicts_through_portals: Final = goblin_conflicts_through_portals
+        self.conflict_points: Final = conflict_points
+
+    def __repr__(self) -> str:
+        return f"Ruleset(id={self.id!r})"
 
     def dragon_value(self, dragons: int) -> int:
         """What each Dragon is worth, in Harmony Points, with *dragons* in the kingdom."""
