@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import gettext as _gettext
 from collections.abc import Callable, Sequence
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from .engine import (
@@ -108,6 +107,8 @@ _SORTED_POSITIONS = (
 )
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from babel import Locale
     from babel.numbers import NumberPattern
 
