@@ -1,6 +1,7 @@
 """The fifteen Legend cards and their printed values (RULES.md R6)."""
 
-from __future__ import annotations
+# Annotations are not postponed (no `from __future__ import annotations`): typing.NamedTuple
+# compiles every field annotation given as a string (in all, most of a millisecond on import).
 
 from typing import NamedTuple
 
