@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from scorekeeper.engine import GameErrors, Row, ScoreSheet, score_game_dict
 from scorekeeper.words import ENGLISH
@@ -145,14 +145,33 @@ def list_groups(args: argparse.Namespace) -> None:
         for summary in summaries:
             group = summary.group
             print(
-                f"{group.name}  (id {group.public_id}, {summary.games} games, {summary.players} players,"
-                f" since {group.created_at:%Y-%m-%d})"
+                f"{group.name}  (id {group.public_id}, {_count(summary.games, 'game')},"
+                f" {_count(summary.players, 'player')}, since {group.created_at:%Y-%m-%d})"
             )
             if summary in issuing:
                 secret = store_groups.new_invite(group)
                 print(f"  invite link: {base_url.rstrip('/') if base_url else ''}/join/{group.public_id}/{secret}")
             else:
                 print(f"  invite link: on the group's page on its members' phones (--new-link {group.public_id})")
+
+
+def _count(number: int, noun: str) -> str:
+    """``"1 game"``, ``"3 games"``: the command line speaks English only."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, read only when asked
+    (importlib.metadata would cost every ``score`` its import)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: str | None = None) -> None:
+        from importlib.metadata import version
+
+        print(f"scorekeeper {version('scorekeeper')}")
+        parser.exit()
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -172,6 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="scorekeeper", description="Score sheets for DRAKO: Aetherya Pocket.", formatter_class=_HelpFormatter
     )
+    top.add_argument("--version", action=_Version, help="show the version and exit")
     commands = top.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
     def command(name: str, run: Callable[[argparse.Namespace], None]) -> argparse.ArgumentParser:

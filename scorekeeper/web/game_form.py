@@ -33,7 +33,7 @@ from ..engine import (
     shows_a_name,
 )
 from .forms import GameForm, StartTableForm, not_a_card
-from .i18n import N_, error_message, error_text, gettext, ngettext, words
+from .i18n import N_, error_message, error_text, gettext, ngettext, sentence, words
 from .security import CSRF_SLOT
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
@@ -166,14 +166,14 @@ def _cell_code(card_id: str | None) -> str:
 
 def _problems(panel) -> list[str]:
     """What is wrong in one player's panel, for the summary above the form
-    (each message also stands beside its field), without their last full stops:
-    the summary joins them with semicolons and ends the line with one
-    ("not 4; 16 cells marked in red.")."""
+    (each message also stands beside its field), each a sentence of its own:
+    ``["The name is empty.", "Line 1: “Xyz” is not a card, did you mean Forest?",
+    "16 cells marked in red."]``."""
     problems = [*panel.name.errors, *panel.paste.errors, *panel.legends.errors]
     bad_cells = sum(1 for cell in panel.cells if cell.errors)
     if bad_cells:
         problems.append(ngettext("%(num)d cell marked in red", "%(num)d cells marked in red", bad_cells))
-    return [str(problem).rstrip(".") for problem in problems]
+    return [sentence(str(problem)) for problem in problems]
 
 
 def _panel_name(panel: Any, number: int) -> str:

@@ -236,6 +236,13 @@ def test_usage_errors_are_argparse_s(tmp_path):
     assert nothing.stderr.endswith("scorekeeper: error: the following arguments are required: COMMAND\n")
 
 
+def test_version_is_the_installed_package_s():
+    from importlib.metadata import version
+
+    answer = run_cli(["--version"])
+    assert answer.exit_code == 0 and answer.stdout == f"scorekeeper {version('scorekeeper')}\n" and answer.stderr == ""
+
+
 def test_help_lists_the_commands_and_options():
     overview = run_cli(["--help"])
     assert overview.exit_code == 0 and overview.stderr == ""

@@ -168,13 +168,16 @@ def test_cells_come_back_as_whole_codes_and_legends_are_counted(client, action):
 
 
 def test_the_error_summary_has_no_doubled_punctuation(client):
-    """Found by a fresh tester: "Line 1 has 5 cards, not 4.; 16 cells marked in red"."""
+    """Found by fresh testers: "Line 1 has 5 cards, not 4.; 16 cells marked in red", "did you mean Forest?."."""
     data = form_data(FOUR["game"])
     data["players-0-paste"] = "Fo Fo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo"
     for cell in range(16):
         data[f"players-0-cells-{cell}"] = "nothing"
-    summary = soup_of(client.post("/", data=data)).select_one("#form-errors").get_text(" ")
-    assert ".;" not in summary and "; " in summary
+    line = soup_of(client.post("/", data=data)).select_one("#form-errors li").get_text()
+    assert line.endswith(": Line 1 has 5 cards, not 4. 16 cells marked in red."), line
+    data["players-0-paste"] = "forrest Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo"  # a question ends its sentence
+    line = soup_of(client.post("/", data=data)).select_one("#form-errors li").get_text()
+    assert line.endswith(": Line 1: “forrest” is not a card; did you mean Forest? 16 cells marked in red."), line
 
 
 def test_a_name_of_zero_width_spaces_is_called_by_its_number_in_the_summary(client):

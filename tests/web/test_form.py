@@ -280,15 +280,17 @@ def test_error_summary_says_what_is_wrong_for_each_player(client):
     first, second = (li.get_text("", strip=True) for li in soup.select("#form-errors .error-players li"))
     name = game["players"][0]["name"]
     assert first == f"{name}: 2 cells marked in red."
-    assert second == f"{name.upper()}: the name is already used by \u2068{name}\u2069."
+    assert second == f"{name.upper()}: The name is already used by \u2068{name}\u2069."
     german = BeautifulSoup(client.post("/?lang=de", data=data).data, "lxml")
     summary = german.select_one("#form-errors .error-players li").get_text("", strip=True)
     assert summary == f"{name}: 2 rot markierte Felder."
 
 
 def test_messages_beside_fields_are_sentences(client):
-    """Found by a fresh tester: "the name is already used by Ada" stood beside the
-    name in lower case, without a full stop (the summary keeps the short form)."""
+    """Found by fresh testers: "the name is already used by Ada" stood beside the
+    name in lower case, without a full stop; the summary's line then read "ada:
+    the name is already used by Ada; Four lines of four cards are needed": each
+    message is a sentence there too."""
     game = copy.deepcopy(load_case(CASE_FILES[0])["game"])
     game["players"][1]["name"] = game["players"][0]["name"]
     for lang, expected in [("en", "The name is already used by"), ("de", "Der Name wird schon von")]:
@@ -296,7 +298,7 @@ def test_messages_beside_fields_are_sentences(client):
         beside = soup.select_one("#players-1-name-errors li").get_text()
         assert beside.startswith(expected) and beside.endswith(".")
         summary = soup.select_one("#form-errors .error-players li").get_text()
-        assert f": {expected[:1].lower()}{expected[1:]}" in summary
+        assert f": {expected}" in summary
 
 
 def test_switching_language_on_the_form_keeps_every_entry(client):

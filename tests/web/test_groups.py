@@ -302,7 +302,7 @@ def test_cli_lists_groups_and_issues_the_first_invite_link(database_url, db_app,
     assert refused.exit_code == 2 and "--base-url" in refused.output
     listed = run_cli(["groups", "--base-url", "http://localhost/"], env=env)
     assert listed.exit_code == 0, listed.output
-    assert "Imported from old.json  (id " in listed.output and "1 games, 4 players" in listed.output
+    assert "Imported from old.json  (id " in listed.output and "1 game, 4 players" in listed.output
     link = re.search(r"invite link: (http://localhost/join/\S+)", listed.output)[1]
     again = run_cli(["groups"], env=env)  # the link is issued once; no URL needed now
     assert again.exit_code == 0 and "--new-link" in again.output
