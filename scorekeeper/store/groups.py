@@ -68,14 +68,18 @@ def _checked_name(raw: str, kind: str, most: int) -> str:
     return name
 
 
-def create_group(name: str, *, commit: bool = True, invite: bool = True) -> tuple[Group, str]:
+def create_group(
+    name: str, *, commit: bool = True, invite: bool = True, secret: str | None = None
+) -> tuple[Group, str]:
     """A new group called *name* (already checked) and the secret of its invite link.
 
     :param invite: ``False`` issues no invite link yet (a group made by the
         command line: ``scorekeeper groups`` issues it); the secret is ``""``.
+    :param secret: the invite secret to use (one derived from another secret,
+        :func:`scorekeeper.store.tables.new_group_secret`); by default a random one.
     :returns: the group and the secret; only its hash is stored.
     """
-    secret = secrets.token_urlsafe(24) if invite else ""
+    secret = (secret or secrets.token_urlsafe(24)) if invite else ""
     group = Group(
         public_id=_public_id(), name=name, invite_hash=_hash(secret) if invite else "", created_at=datetime.now(UTC)
     )

@@ -861,10 +861,24 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_group_secret(table: ScoreTable, token: str | None) -> str | None:
+    """The invite secret of a group made by locking *table* (the host chose a
+    new group), when *token* is the host's, else ``None``. Derived from the
+    host's secret like the edit link's, so the host's phone can be given it
+    again when the lock's answer (which carries it) never arrived."""
+    if not token or not viewer(table, token).host:
+        return None
+    return _derived(token, f"group-invite:{table.code}")
+
+
 def _edit_token(host_token: str, code: str) -> str:
-    """The locked game's edit-link secret: HMAC-SHA256 of the table code under
-    the host's secret (unguessable without it; the same on every lock)."""
-    digest = hmac.new(host_token.encode(), f"edit-link:{code}".encode(), hashlib.sha256).digest()
+    """The locked game's edit-link secret (the same on every lock)."""
+    return _derived(host_token, f"edit-link:{code}")
+
+
+def _derived(host_token: str, label: str) -> str:
+    """HMAC-SHA256 of *label* under the host's secret: unguessable without it."""
+    digest = hmac.new(host_token.encode(), label.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:24]).decode()
 
 

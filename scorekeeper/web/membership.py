@@ -233,12 +233,13 @@ def init_app(app: Flask) -> None:
     )
 
 
-def group_for_save() -> Group:
+def group_for_save(new_secret: str | None = None) -> Group:
     """The group a game being saved goes to, from the save form's choice.
 
     ``group`` is one of this phone's groups (by public id), or ``"new"`` with
     ``group_name`` (empty: "Our games"); without a choice, the phone's group
-    used last, or a new one. A new group is added to this phone at once.
+    used last, or a new one. A new group is added to this phone at once, with
+    *new_secret* as its invite secret if given (else a random one).
 
     :raises GameError: ``"group-unknown"`` (a group this phone is not in), or
         the group name's refusals (``store.groups.checked_group_name``).
@@ -255,6 +256,6 @@ def group_for_save() -> Group:
         return group
     typed = request.form.get("group_name", "")
     name = store_groups.checked_group_name(typed) if display_name(typed) else gettext("Our games")
-    group, secret = store_groups.create_group(name, commit=False)
+    group, secret = store_groups.create_group(name, commit=False, secret=new_secret)
     join(group, secret)
     return group

@@ -51,12 +51,14 @@ from ..engine.kingdom import Kingdom
 from ..store import games as saved_games
 from ..store import tables
 from ..store.db import db
-from ..store.models import ScoreTable
+from ..store.groups import opens
+from ..store.models import Group, ScoreTable
 from .display import qr_fits
 from .forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from .game_form import kingdom_context
 from .i18n import N_, error_message, error_text, gettext, legend_name, sentence, words
 from .membership import group_for_save, leave, phone_groups
+from .membership import join as join_group
 from .preview import score_partial
 from .security import (
     count_wrong_code,
@@ -272,10 +274,24 @@ def _locked_page(table: ScoreTable):
     context = sheet_context(
         saved_games.sheet_of(saved.entry), saved.played_on, links, saved=saved, viewing=None, owner=False
     )
-    group = next((grp for grp in phone_groups() if grp.id == saved.group_id), None) if phone.is_host else None
+    group = _host_group(table, phone, saved.group_id) if phone.is_host else None
     return render_template(
         "tables/locked.html", **context, state=state, phone=phone, private_link=private, saved_group=group
     )
+
+
+def _host_group(table: ScoreTable, phone: Phone, group_id: int | None) -> Group | None:
+    """The locked game's group, for its host's phone. A group the lock made is
+    added to the phone again if it is missing (the lock's answer, which added
+    it, never arrived: a reload while it was on its way)."""
+    group = next((grp for grp in phone_groups() if grp.id == group_id), None)
+    if group is None and group_id is not None:
+        made = db.session.get(Group, group_id)
+        secret = tables.new_group_secret(table, phone.host_token)
+        if made is not None and secret and opens(made, secret):
+            join_group(made, secret)
+            group = made
+    return group
 
 
 @bp.get("/t/<code>/seats")
@@ -644,7 +660,7 @@ def _lock(table: ScoreTable, phone: Phone) -> None:
     if not phone.is_host:
         raise tables.NotAllowed("host-only")
     known = {group.public_id for group in phone_groups()}
-    group = group_for_save()
+    group = group_for_save(tables.new_group_secret(table, phone.host_token))
     try:
         saved, _ = tables.lock(table, phone.host_token, group)
     except BaseException:

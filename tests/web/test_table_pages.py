@@ -397,6 +397,29 @@ def test_a_refused_lock_keeps_no_new_group_and_a_lock_goes_to_the_group_chosen(a
     assert players[0]["name"] in soup(client.get("/games")).get_text()
 
 
+def test_a_host_whose_lock_answer_was_lost_gets_the_new_group_on_the_locked_page(app, client):
+    """Found by a fresh tester: the host reloaded while the lock's answer (which
+    adds the new group to the phone) was on its way; the game was then in no
+    phone's History. Opening the locked table adds the group again, to the host only."""
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    other = app.test_client()
+    for n, (phone, player) in enumerate(zip([client, other], players, strict=True), start=1):
+        assert phone.post(f"/t/{code}/seats", data={"name": player["name"]}).status_code == 303
+        assert phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player)).status_code == 303
+    assert client.post(f"/t/{code}/host", data={"action": "checks-off"}).status_code == 303
+    locked = client.post(f"/t/{code}/host", data={"action": "lock", "group": "new", "group_name": "Thursday club"})
+    assert locked.status_code == 303 and "groups=" in locked.headers["Set-Cookie"]
+    client.delete_cookie("groups")  # the answer never arrived: the phone holds no group
+    assert soup(client.get("/games")).find(id="no-groups") or players[0]["name"] not in client.get("/games").text
+    page = client.get(f"/t/{code}")
+    assert "Thursday club" in soup(page).find(id="saved-group").get_text()
+    assert "groups=" in page.headers.get("Set-Cookie", "")
+    assert players[0]["name"] in soup(client.get("/games")).get_text()  # in the host's History again
+    assert not soup(other.get(f"/t/{code}")).find(id="saved-group")  # a player's phone is not added
+    assert "groups=" not in other.get(f"/t/{code}").headers.get("Set-Cookie", "")
+
+
 def test_a_seated_host_keeps_the_join_code_and_qr_code_while_seats_are_free(app, client):
     """Found by a fresh tester: once seated, the host's page had no code, link or QR code."""
     code = start_table(client)
