@@ -374,6 +374,7 @@ def update_seat(
     cells: object = None,
     legends: object = None,
     done: bool | None = None,
+    based_on: tuple[object, object] | None = None,
 ) -> SeatState:
     """Store seat *number*'s draft: any of its kingdom so far, its Legends,
     whether it is done. Only that seat's secret or the host's may.
@@ -386,6 +387,11 @@ def update_seat(
         cells row by row; ``None`` leaves the kingdom as it is.
     :param legends: the claimed Legend ids; ``None`` leaves them. A Legend
         another seat claims is kept and reported to both (R6.1); the lock refuses it.
+    :param based_on: the cells and Legends the writer's page started from
+        (shaped as *cells* and *legends*): then only what differs from them is
+        written, so that two pages changing one seat (the player's phone and the
+        host's, two tabs) keep each other's changes; a cell both changed takes
+        this write's card.
     :returns: the seat's state after the change.
     :raises NoSuchTable: ``"seat-not-found"``. :raises NotAllowed: ``"seat-not-yours"``.
     :raises TableConflict: ``"table-locked"``.
@@ -398,14 +404,22 @@ def update_seat(
     who: Who = {"player": number - 1, "player_name": seat.name}
     new_cells = None if cells is None else draft_cells(cells, **who)
     new_legends = None if legends is None else draft_legends(legends, **who)
+    base_cells = base_legends = None
+    if based_on is not None:
+        base_cells, base_legends = draft_cells(based_on[0], **who), draft_legends(based_on[1], **who)
 
     def step(table: ScoreTable) -> SeatState:
         seat = _seat(table, number)
+        cells, legends = new_cells, new_legends
+        if cells is not None and base_cells is not None:
+            cells = merged_cells(list(seat.cells), base_cells, cells)
+        if legends is not None and base_legends is not None:
+            legends = merged_legends(list(seat.legends), base_legends, legends)
         changed = False
-        if new_cells is not None and new_cells != list(seat.cells):
-            seat.cells, changed = new_cells, True
-        if new_legends is not None and new_legends != list(seat.legends):
-            seat.legends, changed = new_legends, True
+        if cells is not None and cells != list(seat.cells):
+            seat.cells, changed = cells, True
+        if legends is not None and legends != list(seat.legends):
+            seat.legends, changed = legends, True
         if changed:
             seat.checked_by = seat.wrong_cell = seat.wrong_by = None
         if done is not None and bool(done) != seat.done:
@@ -756,6 +770,19 @@ def play_again(table: ScoreTable, host_token: str | None, played_on: date | None
 
 
 # -- input of drafts
+
+
+def merged_cells(stored: list[str | None], base: list[str | None], mine: list[str | None]) -> list[str | None]:
+    """16 cells: *mine* where they differ from *base* (what my page started
+    from), else what is *stored* now (another page's changes kept)."""
+    return [new if new != old else now for now, old, new in zip(stored, base, mine, strict=True)]
+
+
+def merged_legends(stored: list[str], base: list[str], mine: list[str]) -> list[str]:
+    """Legend ids: those *stored* now less the ones I dropped since *base*, and
+    the ones I added since *base*."""
+    kept = [legend for legend in stored if legend in mine or legend not in base]
+    return kept + [legend for legend in mine if legend not in base and legend not in kept]
 
 
 def draft_cells(cells: object, **who: Any) -> list[str | None]:

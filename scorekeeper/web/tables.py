@@ -15,6 +15,7 @@ on that phone, so reopening the link returns to the seats.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -26,6 +27,7 @@ from flask import (
     Response,
     abort,
     flash,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -463,6 +465,8 @@ def seat(code: str, number: int):
             return Response(status=409, headers={"X-Table-Locked": "1"})
         return redirect(url_for(".table", code=table.code), code=303)
     if request.method == "GET":
+        if request.headers.get("X-Draft") == "1":  # table.js: what the server holds now, to show it
+            return jsonify(_stored(seat_state))
         form = _seat_form(seat_state)
         if seat_state.wrong_cell is not None:  # marked in red, with what the checker said
             cell = form.seat.form.cells[seat_state.wrong_cell]
@@ -480,19 +484,45 @@ def seat(code: str, number: int):
         return _seat_page(state, seat_state, phone, form, status=422)
     cells = [cell.data or None for cell in panel.cells]
     done = {"done": True, "undone": False}.get(action)
+    based_on = _based_on(request.form.get("base"))
     try:
-        tables.update_seat(table, number, token, cells=cells, legends=list(panel.legends.data or []), done=done)
+        stored = tables.update_seat(
+            table, number, token, cells=cells, legends=list(panel.legends.data or []), done=done, based_on=based_on
+        )
     except GameErrors as problems:
         messages = _attach_seat_errors(panel, problems.errors)
         return _seat_page(state, seat_state, phone, form, messages, 422)
     except GameError as error:
         return _seat_page(state, seat_state, phone, form, [error_message(error)], 409)
-    if request.headers.get("X-Draft") == "1":  # table.js: stored, nothing to show
-        return Response(status=204)
+    if request.headers.get("X-Draft") == "1":  # table.js: stored; what the seat holds now, merged
+        return jsonify(_stored(stored)) if based_on is not None else Response(status=204)
     if action == "done":
         return redirect(url_for(".table", code=table.code), code=303)
     flash(gettext("Saved."))
     return redirect(url_for(".seat", code=table.code, number=number), code=303)
+
+
+def _stored(seat_state: tables.SeatState) -> dict[str, list[str]]:
+    """What the server holds for a seat, as table.js compares it: 16 card ids
+    (``""`` for none) and the claimed Legend ids."""
+    return {"cells": [cell or "" for cell in seat_state.cells], "legends": list(seat_state.legends)}
+
+
+def _based_on(posted: str | None) -> tuple[object, object] | None:
+    """The kingdom a draft's page started from (table.js sends it as ``base``,
+    shaped as :func:`_stored`), for :func:`tables.update_seat` to write only
+    that page's changes; ``None`` when not sent or not of that shape."""
+    try:
+        base = json.loads(posted or "null")
+    except ValueError:
+        return None
+    if (
+        not isinstance(base, dict)
+        or not isinstance(base.get("cells"), list)
+        or not isinstance(base.get("legends"), list)
+    ):
+        return None
+    return base["cells"], base["legends"]
 
 
 def _seat_form(seat_state: tables.SeatState) -> SeatForm:
@@ -518,7 +548,7 @@ def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, s
             state=state,
             seat=seat_state,
             # what the server holds, whatever the form shows: table.js compares the draft it kept
-            stored={"cells": [cell or "" for cell in seat_state.cells], "legends": list(seat_state.legends)},
+            stored=_stored(seat_state),
             phone=phone,
             form=form,
             p=form.seat.form,

@@ -7,6 +7,7 @@
   "use strict";
   if (!window.fetch) { return; }
   var DRAFTS = "scorekeeper.seat:", live = document.getElementById("live");
+  var tableChanged = function () {};  // a seat's page asks what its seat holds now
   if (live) {
     var etag = null, url = live.dataset.live, locked = live.hasAttribute("data-locked");
     if (locked) {  // a seat's draft kept in this tab is never sent now
@@ -22,6 +23,7 @@
       var headers = etag ? { "If-None-Match": etag } : {};
       fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" }).then(function (r) {
         if (r.status !== 200) { return null; }
+        if (etag) { tableChanged(); }
         etag = r.headers.get("ETag");
         // locked meanwhile: the sheet; on the sheet, "Play again" pressed (whenever: before
         // this page's first poll too): the table's page shows the way to the new table
@@ -44,13 +46,15 @@
   }
 
   // A seat's kingdom: every change stored on the server (a draft), a moment after the last,
-  // one request at a time. Until the server has acknowledged it, the draft is kept in this
-  // tab too (sessionStorage, per seat), so that a reload before it lands loses no tap.
+  // one request at a time, with what the page started from (base): the server writes only
+  // this page's changes, so two pages on one seat (its phone and the host's, two tabs) keep
+  // each other's, and its answer (what the seat holds now) is shown. Until the server has
+  // it, the draft is kept in this tab too (sessionStorage, per seat): a reload loses no tap.
   var form = document.getElementById("seat-form"), entry = window.KingdomEntry;
   if (!form || !entry) { return; }
   var status = document.getElementById("save-status"), timer = null, pending = false, sending = false;
   var key = DRAFTS + form.getAttribute("action");
-  // What the server holds, as the page was sent; then as each answer acknowledges.
+  // What the server holds, as the page was sent; then as each answer says.
   var acked = entered(JSON.parse(form.dataset.stored));
   document.getElementById("save").hidden = true;
 
@@ -73,17 +77,34 @@
       if (box.checked !== claimed) { entry.apply(box, claimed); }
     });
   }
-  // The kept draft: {draft: the latest entry, known: what the server may hold of this tab's
-  // (the last acknowledged, then each sent since)}; null removes it.
+  // The changes from base to mine put on now (what the server merges the same way).
+  function onto(now, base, mine) {
+    now = JSON.parse(now); base = JSON.parse(base); mine = JSON.parse(mine);
+    var has = function (list, x) { return list.indexOf(x) >= 0; };
+    var legends = now.legends.filter(function (l) { return has(mine.legends, l) || !has(base.legends, l); });
+    return entered({
+      cells: now.cells.map(function (card, m) { return mine.cells[m] !== base.cells[m] ? mine.cells[m] : card; }),
+      legends: legends.concat(mine.legends.filter(function (l) { return !has(base.legends, l) && !has(legends, l); }))
+    });
+  }
+  // The kept draft, {draft: the latest entry, base: what it started from}; null removes it.
   function kept(record) {
     try {
       if (record === undefined) {
         record = JSON.parse(sessionStorage.getItem(key));
-        return record && typeof record.draft === "string" && Array.isArray(record.known) ? record : null;
+        return record && typeof record.draft === "string" && typeof record.base === "string" ? record : null;
       }
       if (record) { sessionStorage.setItem(key, JSON.stringify(record)); } else { sessionStorage.removeItem(key); }
     } catch (e) { /* no storage: the server's draft alone */ }
     return null;
+  }
+  // The server holds now: shown, with the taps made while the draft was on its way.
+  function landed(sent, now) {
+    var mine = entered();
+    acked = now;
+    if (mine !== sent) { now = onto(now, sent, mine); }
+    if (now !== mine) { show(now); }
+    kept(entered() === acked ? null : { draft: entered(), base: acked });
   }
 
   function save(leaving) {
@@ -91,48 +112,56 @@
     if (!pending || (sending && !leaving)) { return; }  // the answer sends what came meanwhile
     pending = false;
     sending = true;
-    var sent = entered(), record = kept();
-    if (record && record.known.indexOf(sent) < 0) { record.known.push(sent); kept(record); }
-    var body = new FormData(form);
+    var sent = entered(), body = new FormData(form);
     body.delete(form.querySelector("textarea").name);  // text not read yet stays on this phone
     body.set("action", "save");
+    body.set("base", acked);
     fetch(form.getAttribute("action"), {  // not form.action: the buttons named "action" hide it
       method: "POST", body: body, credentials: "same-origin", keepalive: !!leaving,
       headers: { "X-Draft": "1", "X-CSRFToken": body.get("csrf_token") }
     }).then(function (r) {
+      return r.status === 200 ? r.json().then(function (kingdom) { return [r, kingdom]; }) : [r, null];
+    }).then(function (answer) {
+      var r = answer[0];
       sending = false;
-      if (r.status === 204) {
-        acked = sent;
-        record = kept();
-        if (record && record.draft === sent) {
-          kept(null);
-        } else if (record) {
-          record.known = record.known.slice(Math.max(record.known.indexOf(sent), 0));
-          kept(record);
-        }
+      if (answer[1]) {
+        landed(sent, entered(answer[1]));
       } else if ([403, 404, 409, 422].indexOf(r.status) >= 0) {
         kept(null);  // refused (the table locked, the seat not this phone's): never sent again
       } else {
         pending = true;  // expired page, rate limit, server trouble: sent again with the next change or a reload
       }
-      status.textContent = r.status === 204 ? (pending ? "" : form.dataset.saved) : form.dataset.unsaved;
-      if (r.status === 204) { save(); }
+      status.textContent = answer[1] ? (pending ? "" : form.dataset.saved) : form.dataset.unsaved;
+      if (answer[1]) { save(); }
     }).catch(function () { sending = false; status.textContent = form.dataset.unsaved; pending = true; });
   }
 
   var record = kept();
-  if (record && record.draft !== acked && record.known.indexOf(acked) >= 0) {
-    show(record.draft);  // the server has not got the last taps yet: they are sent now
-    pending = true;
-    save();
-  } else if (record) {
-    kept(null);  // landed, or the seat was changed on another phone since: the server's stands
-    show(acked);
+  if (record) {  // taps the server may not have got (a reload before they landed): put on what it holds, sent
+    var mine = onto(acked, record.base, record.draft);
+    kept(null);
+    if (mine !== acked) {
+      show(mine);
+      kept({ draft: mine, base: acked });
+      pending = true;
+      save();
+    }
   }
+  // The table changed (another page on this seat, perhaps): what the seat holds now, shown
+  // unless this page has a draft of its own on the way (its answer brings the same).
+  tableChanged = function () {
+    if (pending || sending) { return; }
+    fetch(form.getAttribute("action"), { headers: { "X-Draft": "1" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.status === 200 ? r.json() : null; })
+      .then(function (kingdom) {
+        if (!kingdom || pending || sending) { return; }
+        acked = entered(kingdom);
+        if (acked !== entered()) { show(acked); }
+      }).catch(function () { /* asked again at the next change */ });
+  };
   entry.hooks.changed = function () {
-    var record = kept() || { known: [acked] };
-    record.draft = entered();
-    kept(record);
+    var record = kept();
+    kept({ draft: entered(), base: record ? record.base : acked });
     pending = true;
     status.textContent = "";
     clearTimeout(timer);

@@ -147,10 +147,49 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
         host.wait_for_selector("#score-table")
 
         bo.wait_for_selector("#table-done", timeout=10_000)  # moved to the sheet by its poll
-        assert bo.evaluate("Object.keys(sessionStorage).filter(k => k.startsWith('scorekeeper.seat:'))") == []
+        # the sheet's table.js (a deferred script, run after #table-done is there) drops the kept draft
+        bo.wait_for_function("Object.keys(sessionStorage).every(k => !k.startsWith('scorekeeper.seat:'))")
         bo.goto(f"{live_server}/t/{code}/seat/2")  # the seat's address: the sheet again, nothing applied
         bo.wait_for_selector("#table-done")
         assert bo.evaluate("sessionStorage.length") == 0
+        assert host_problems == [] and bo_problems == []
+    finally:
+        for context, _, _ in phones:
+            context.close()
+
+
+def test_two_pages_on_one_seat_keep_each_other_s_cards(browser, live_server):
+    """Found by a fresh tester: the host's "Enter for Bo" page and Bo's own page each
+    wrote their whole grid, so each tap wiped the other's cards. Each page now sends
+    only its own changes and shows what the seat holds (after a change, or when the
+    table changed)."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (_, host, host_problems), (_, bo, bo_problems) = phones
+    try:
+        host.goto(live_server + "/")
+        with host.expect_navigation():
+            host.locator("#start-table-button").tap()
+        code = host.inner_text("#join-code").strip()
+        _take_seat(host, "Ada")
+        bo.goto(f"{live_server}/t/{code}")
+        _take_seat(bo, "Bo")
+        host.goto(f"{live_server}/t/{code}/seat/2")  # the host enters for Bo, Bo's own page open too
+        host.wait_for_selector("#palette:not([hidden])")
+
+        _paint(host, "forest", [0])
+        _saved(host)
+        expect(bo.locator("#seat-cells-0")).to_have_value("forest", timeout=10_000)  # shown on Bo's page
+        _paint(bo, "plain", [15])
+        _saved(bo)
+        expect(host.locator("#seat-cells-15")).to_have_value("plain", timeout=10_000)
+        _paint(host, "swamp", [1])  # the host's page, which had Bo's Plain only from the table's change
+        _saved(host)
+        expect(bo.locator("#seat-cells-1")).to_have_value("swamp", timeout=10_000)
+        expected = ["forest", "swamp"] + [""] * 13 + ["plain"]
+        assert _grid(host) == expected == _grid(bo)
+        bo.reload()
+        bo.wait_for_selector("#palette:not([hidden])")
+        assert _stored(bo) == expected  # the server holds both pages' cards
         assert host_problems == [] and bo_problems == []
     finally:
         for context, _, _ in phones:

@@ -432,3 +432,30 @@ def test_a_seated_host_keeps_the_join_code_and_qr_code_while_seats_are_free(app,
     other = app.test_client()
     assert other.post(f"/t/{code}/seats", data={"name": "Ben"}).status_code == 303
     assert not soup(other.get(f"/t/{code}/seat/2")).find(id="invite")  # only the host's phone
+
+
+def test_a_draft_with_its_base_writes_only_its_own_changes(app, client):
+    """Two pages on one seat (Bo's phone and the host's "Enter for Bo"): each draft
+    says what its page started from, and only the cells and Legends it changed are
+    written; the answer is what the seat holds now, which table.js shows."""
+    code = start_table(client)
+    bo = app.test_client()
+    assert bo.post(f"/t/{code}/seats", data={"name": "Bo"}).status_code == 303
+    empty = {"cells": [""] * 16, "legends": []}
+
+    def draft(phone, cells: dict[int, str], legends: list[str], base: dict) -> dict:
+        data = {f"seat-cells-{m}": cells.get(m, "") for m in range(16)}
+        data |= {"seat-legends": legends, "action": "save", "base": json.dumps(base)}
+        answer = phone.post(f"/t/{code}/seat/1", data=data, headers={"X-Draft": "1"})
+        assert answer.status_code == 200, answer.data
+        return answer.get_json()
+
+    held = draft(client, {0: "forest"}, ["tribes-elves"], empty)  # the host's page, from an empty seat
+    assert held["cells"][0] == "forest" and held["legends"] == ["tribes-elves"]
+    held = draft(bo, {15: "plain"}, [], empty)  # Bo's page had not seen the Forest nor the Legend
+    assert held["cells"] == ["forest"] + [""] * 14 + ["plain"] and held["legends"] == ["tribes-elves"]
+    base = held
+    held = draft(client, {0: "swamp", 15: "plain"}, [], base)  # the host drops the Legend, changes a card
+    assert held["cells"] == ["swamp"] + [""] * 14 + ["plain"] and held["legends"] == []
+    assert bo.get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).get_json() == held  # what a page asks when idle
+    assert app.test_client().get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).status_code == 403
