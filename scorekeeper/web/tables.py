@@ -502,10 +502,15 @@ def seat(code: str, number: int):
     return redirect(url_for(".seat", code=table.code, number=number), code=303)
 
 
-def _stored(seat_state: tables.SeatState) -> dict[str, list[str]]:
+def _stored(seat_state: tables.SeatState) -> dict[str, Any]:
     """What the server holds for a seat, as table.js compares it: 16 card ids
-    (``""`` for none) and the claimed Legend ids."""
-    return {"cells": [cell or "" for cell in seat_state.cells], "legends": list(seat_state.legends)}
+    (``""`` for none), the claimed Legend ids, and whether it is done (the
+    page's buttons say which)."""
+    return {
+        "cells": [cell or "" for cell in seat_state.cells],
+        "legends": list(seat_state.legends),
+        "done": seat_state.done,
+    }
 
 
 def _based_on(posted: str | None) -> tuple[object, object] | None:

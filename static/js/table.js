@@ -55,7 +55,7 @@
   var status = document.getElementById("save-status"), timer = null, pending = false, sending = false;
   var key = DRAFTS + form.getAttribute("action");
   // What the server holds, as the page was sent; then as each answer says.
-  var acked = entered(JSON.parse(form.dataset.stored));
+  var acked = entered(JSON.parse(form.dataset.stored)), done = JSON.parse(form.dataset.stored).done;
   document.getElementById("save").hidden = true;
 
   // A kingdom as one string: its 16 cells (card ids, "" for none) and its Legends.
@@ -148,13 +148,15 @@
     }
   }
   // The table changed (another page on this seat, perhaps): what the seat holds now, shown
-  // unless this page has a draft of its own on the way (its answer brings the same).
+  // unless this page has a draft of its own on the way (its answer brings the same); the
+  // page anew when the seat is no longer (or now) done: a check found a wrong card, say.
   tableChanged = function () {
     if (pending || sending) { return; }
     fetch(form.getAttribute("action"), { headers: { "X-Draft": "1" }, credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.status === 200 ? r.json() : null; })
       .then(function (kingdom) {
         if (!kingdom || pending || sending) { return; }
+        if (kingdom.done !== done) { window.location.reload(); return; }  // its buttons, marks: the page anew
         acked = entered(kingdom);
         if (acked !== entered()) { show(acked); }
       }).catch(function () { /* asked again at the next change */ });

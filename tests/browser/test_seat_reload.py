@@ -194,3 +194,41 @@ def test_two_pages_on_one_seat_keep_each_other_s_cards(browser, live_server):
     finally:
         for context, _, _ in phones:
             context.close()
+
+
+def test_a_seat_reported_wrong_comes_back_not_done_on_its_open_page(browser, live_server):
+    """Found by a fresh tester: Bo's open page kept "Save and back to the table"
+    after another player said a card was wrong (the seat no longer done); the
+    page now comes anew with the seat's buttons and the card marked."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (_, host, host_problems), (_, bo, bo_problems) = phones
+    try:
+        host.goto(live_server + "/")
+        with host.expect_navigation():
+            host.locator("#start-table-button").tap()
+        code = host.inner_text("#join-code").strip()
+        _take_seat(host, "Ada")
+        bo.goto(f"{live_server}/t/{code}")
+        _take_seat(bo, "Bo")
+        for page, player in zip((host, bo), CASE["game"]["players"], strict=False):
+            cells = [card for row in player["kingdom"] for card in row]
+            fields = {f"seat-cells-{m}": card for m, card in enumerate(cells)}
+            token = page.get_attribute("#seat-form input[name=csrf_token]", "value")
+            answer = page.request.post(page.url, form=fields | {"action": "done", "csrf_token": token}, max_redirects=0)
+            assert answer.status == 303
+        bo.goto(f"{live_server}/t/{code}/seat/2")
+        bo.wait_for_selector("#palette:not([hidden])")
+        expect(bo.locator("#undone")).to_be_visible()
+
+        host.goto(f"{live_server}/t/{code}/check/2")  # Ada checks Bo's kingdom: row 1, column 3 is wrong
+        host.locator("#check-grid label").nth(2).tap()
+        with host.expect_navigation():
+            host.locator("#wrong").tap()
+
+        expect(bo.locator("#done")).to_have_text("Done: all 16 cards", timeout=10_000)
+        expect(bo.locator("#undone")).to_have_count(0)
+        expect(bo.locator("#seat-cells-2")).to_have_attribute("aria-invalid", "true")
+        assert host_problems == [] and bo_problems == []
+    finally:
+        for context, _, _ in phones:
+            context.close()

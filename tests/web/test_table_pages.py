@@ -220,7 +220,7 @@ def test_the_seat_page_says_what_the_server_holds_even_beside_a_refused_entry(cl
     first = {f"seat-cells-{m}": "" for m in range(16)} | {"seat-cells-0": "forest", "seat-cells-5": "Dr"}
     first |= {"seat-legends": ["tribes-humans"], "action": "save"}
     assert client.post(f"/t/{code}/seat/1", data=first, headers={"X-Draft": "1"}).status_code == 204
-    stored = {"cells": ["forest", "", "", "", "", "dragon", *[""] * 10], "legends": ["tribes-humans"]}
+    stored = {"cells": ["forest", "", "", "", "", "dragon", *[""] * 10], "legends": ["tribes-humans"], "done": False}
     page = soup(client.get(f"/t/{code}/seat/1"))
     assert json.loads(page.find(id="seat-form")["data-stored"]) == stored
     refused = client.post(f"/t/{code}/seat/1", data=first | {"seat-cells-0": "elves", "action": "done"})  # not done
