@@ -36,7 +36,7 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import TooManyRequests
+from werkzeug.exceptions import Forbidden, TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..engine import (
@@ -459,7 +459,9 @@ def seat(code: str, number: int):
     phone = _phone(table)
     token = phone.token_for(number)
     if token is None:
-        abort(403, description=gettext("Only the seat’s own phone or the host can change this seat."))
+        refused = Forbidden(gettext("Only the seat’s own phone or the host can change this seat."))
+        back = {"url": url_for(".table", code=table.code), "label": gettext("Open the table")}
+        return make_response(render_template("errors/error.html", error=refused, back=back), 403)
     if state.locked:
         if request.headers.get("X-Draft") == "1":  # table.js drops the draft it kept; the poll moves on
             return Response(status=409, headers={"X-Table-Locked": "1"})

@@ -85,8 +85,13 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     page = soup(phones[0].get(f"/t/{code}/seat/1"))
     assert page.find(id="seat-cells-0")["value"] == "Fo" and page.find(id="seat-cells-15")["value"] == ""
     assert "8/16" in soup(phones[1].get(f"/t/{code}")).find(id="seat-1").get_text()
-    # another seat's phone cannot change it
-    assert phones[1].post(f"/t/{code}/seat/1", data=seat_fields(players[0])).status_code == 403
+    # another seat's phone cannot change it; told so in the page's language, with the way back to the table
+    refused = phones[1].post(f"/t/{code}/seat/1", data=seat_fields(players[0]))
+    assert refused.status_code == 403
+    assert soup(refused).find(id="back")["href"] == f"/t/{code}"
+    german = soup(phones[1].get(f"/t/{code}/seat/1?lang=de"))
+    assert german.h1.get_text() == "Nicht erlaubt" and german.find(id="back").get_text() == "Zum Tisch"
+    assert "Forbidden" not in german.get_text()
     for phone, player in zip(phones, players, strict=True):
         answer = phone.post(f"/t/{code}/seat/{numbers[player['name']]}", data=seat_fields(player))
         assert answer.status_code == 303, answer.get_data(as_text=True)
