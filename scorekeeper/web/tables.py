@@ -205,13 +205,17 @@ def start():
 def join():
     """Type a join code (case, spaces and dashes ignored) to open its table."""
     form = JoinCodeForm() if request.method == "POST" else JoinCodeForm(formdata=request.args or None)
-    if form.code.data:
-        table = tables.find(form.code.data)
+    typed = form.code.data or ""
+    if typed.strip(" -"):
+        table = tables.find(typed)
         if table is not None:
             return redirect(url_for(".table", code=table.code), code=303)
         count_wrong_code()
         form.code.errors = [gettext("No open table has this code; check it with the host.")]
         return render_template("tables/join.html", form=form), 404
+    if request.method == "POST":  # "Open" with the box empty
+        form.code.errors = [gettext("Type the code the host’s phone shows (six letters and digits).")]
+        return render_template("tables/join.html", form=form), 422
     return render_template("tables/join.html", form=form)
 
 

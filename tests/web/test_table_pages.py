@@ -55,6 +55,8 @@ def test_the_host_sees_code_link_and_qr_and_others_join_by_typed_code(app, clien
     assert other.post("/join", data={"code": typed}).headers["Location"] == f"/t/{code}"
     wrong = other.post("/join", data={"code": "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"})
     assert wrong.status_code == 404 and soup(wrong).find(id="code-errors")
+    blank = other.post("/join", data={"code": "  "})  # found by a fresh tester: no word at all
+    assert blank.status_code == 422 and "six letters and digits" in soup(blank).find(id="code-errors").get_text()
     assert soup(other.get(f"/t/{code}")).find(id="invite") is None  # only the host sees the invitation
 
 
