@@ -125,8 +125,9 @@ def list_groups(args: argparse.Namespace) -> None:
 
     Only a hash of each invite secret is stored, so a link is printed when it
     is issued: for a group that has none yet (the one the migration to groups
-    made of the games saved before it) and for each --new-link ID. Members
-    find their group's link on its page in the app.
+    made of the games saved before it) and for each --new-link ID, given the
+    app's address (--base-url); without it a group with no link yet is listed
+    as such. Members find their group's link on its page in the app.
     """
     from .store import groups as store_groups
 
@@ -137,9 +138,9 @@ def list_groups(args: argparse.Namespace) -> None:
         unknown = set(new_links) - {s.group.public_id for s in summaries}
         if unknown:
             _refuse([f"no group with id {public_id!r}" for public_id in sorted(unknown)])
-        issuing = [s for s in summaries if not s.group.invite_hash or s.group.public_id in new_links]
-        if issuing and not base_url:
+        if new_links and not base_url:
             _refuse(["--base-url URL is needed to print invite links (or set SCOREKEEPER_BASE_URL)"])
+        issuing = [s for s in summaries if not s.group.invite_hash or s.group.public_id in new_links]
         if not summaries:
             print("no groups yet (the first game saved in the app starts one)")
         for summary in summaries:
@@ -148,7 +149,9 @@ def list_groups(args: argparse.Namespace) -> None:
                 f"{group.name}  (id {group.public_id}, {_count(summary.games, 'game')},"
                 f" {_count(summary.players, 'player')}, since {group.created_at:%Y-%m-%d})"
             )
-            if summary in issuing:
+            if summary in issuing and not base_url:
+                print("  invite link: none yet (give --base-url URL, or set SCOREKEEPER_BASE_URL, to issue it)")
+            elif summary in issuing:
                 secret = store_groups.new_invite(group)
                 print(f"  invite link: {base_url.rstrip('/') if base_url else ''}/join/{group.public_id}/{secret}")
             else:

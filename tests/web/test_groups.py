@@ -298,7 +298,9 @@ def test_cli_lists_groups_and_issues_the_first_invite_link(database_url, db_app,
     assert imported.exit_code == 0, imported.output
     assert "group: Imported from old.json" in imported.output
 
-    refused = run_cli(["groups"], env=env)
+    listed = run_cli(["groups"], env=env)  # listed without the app's address, the link not issued yet
+    assert listed.exit_code == 0 and "invite link: none yet (give --base-url URL" in listed.output
+    refused = run_cli(["groups", "--new-link", re.search(r"\(id (\S+),", listed.output)[1]], env=env)
     assert refused.exit_code == 2 and "--base-url" in refused.output
     listed = run_cli(["groups", "--base-url", "http://localhost/"], env=env)
     assert listed.exit_code == 0, listed.output
