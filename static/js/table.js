@@ -130,10 +130,16 @@
         kept(null);  // refused (the table locked, the seat not this phone's): never sent again
       } else {
         pending = true;  // expired page, rate limit, server trouble: sent again with the next change or a reload
+        if (r.status !== 400) { timer = setTimeout(save, 5000); }  // and by itself a moment later
       }
       status.textContent = answer[1] ? (pending ? "" : form.dataset.saved) : form.dataset.unsaved;
       if (answer[1]) { save(); }
-    }).catch(function () { sending = false; status.textContent = form.dataset.unsaved; pending = true; });
+    }).catch(function () {  // offline: sent again when the phone is back (or at the next change)
+      sending = false;
+      status.textContent = form.dataset.unsaved;
+      pending = true;
+      timer = setTimeout(save, 3000);
+    });
   }
 
   var record = kept();
@@ -171,4 +177,5 @@
   };
   form.addEventListener("submit", function () { pending = false; clearTimeout(timer); });
   window.addEventListener("pagehide", function () { save(true); });
+  window.addEventListener("online", function () { save(); });
 })();

@@ -232,3 +232,27 @@ def test_a_seat_reported_wrong_comes_back_not_done_on_its_open_page(browser, liv
     finally:
         for context, _, _ in phones:
             context.close()
+
+
+def test_a_tap_made_offline_is_sent_when_the_phone_is_back(browser, live_server):
+    """Found by a fresh tester: a tap made during a short loss of connection stayed
+    "Not saved" until the next tap or a reload, and the table could lock without it."""
+    context, page, problems = _new_phone(browser)
+    try:
+        page.goto(live_server + "/")
+        with page.expect_navigation():
+            page.locator("#start-table-button").tap()
+        _take_seat(page, "Ada")
+        _paint(page, "forest", [0])
+        _saved(page)
+        context.set_offline(True)
+        _paint(page, "swamp", [1])
+        expect(page.locator("#save-status")).to_have_text("Not saved: check the connection")
+        context.set_offline(False)
+        _saved(page)  # by itself: no tap, no reload
+        page.reload()
+        page.wait_for_selector("#palette:not([hidden])")
+        assert _stored(page)[:2] == ["forest", "swamp"]
+        assert problems == [] or all("ERR_INTERNET_DISCONNECTED" in p for p in problems)
+    finally:
+        context.close()
