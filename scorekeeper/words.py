@@ -589,6 +589,7 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "check-needs-seat": lambda w, p: w._("only a player seated at the table can check a kingdom"),
     "check-own-seat": lambda w, p: w._("a kingdom is checked by another player, not by its owner"),
     "check-not-done": lambda w, p: w._("the kingdom is not marked done yet"),
+    "check-kingdom-changed": lambda w, p: w._("the kingdom changed since this page showed it: look at it again"),
     "kingdom-not-complete": lambda w, p: w._(
         "the kingdom has %(count)d of 16 cards; it can be marked done when all 16 are entered", **p
     ),

@@ -125,6 +125,7 @@ def table_refusals() -> list[GameError]:
         GameError("check-needs-seat"),
         GameError("check-own-seat"),
         GameError("check-not-done", **ada),
+        GameError("check-kingdom-changed", **ada),
         GameError("kingdom-not-complete", count=15, **ada),
         GameError("cell-invalid", most=15),
         GameError("lock-not-done", **ada),

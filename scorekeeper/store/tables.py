@@ -437,18 +437,21 @@ def update_seat(
     return _change(table, step)
 
 
-def check(table: ScoreTable, number: int, token: str | None) -> None:
+def check(table: ScoreTable, number: int, token: str | None, seen: Seen | None = None) -> None:
     """Seat *number*'s kingdom is checked against the cards on the table by the
     seat whose secret *token* is (never its owner).
 
+    :param seen: the kingdom as the checker's page showed it (:func:`seen_of`):
+        a kingdom changed since is refused, not checked unseen.
     :raises NoSuchTable: ``"seat-not-found"``.
     :raises NotAllowed: ``"check-needs-seat"`` (the token is no seat's).
-    :raises TableConflict: ``"check-own-seat"``, ``"check-not-done"``, ``"table-locked"``.
+    :raises TableConflict: ``"check-own-seat"``, ``"check-not-done"``,
+        ``"check-kingdom-changed"``, ``"table-locked"``.
     """
     checker = _checker(table, number, token)
 
     def step(table: ScoreTable) -> None:
-        seat = _ready_to_check(table, number)
+        seat = _ready_to_check(table, number, seen)
         seat.checked_by = checker
         seat.wrong_cell = seat.wrong_by = None
 
@@ -465,11 +468,12 @@ def may_check(table: ScoreTable, number: int, token: str | None) -> None:
     _ready_to_check(table, number)
 
 
-def report_wrong(table: ScoreTable, number: int, token: str | None, cell: object) -> None:
+def report_wrong(table: ScoreTable, number: int, token: str | None, cell: object, seen: Seen | None = None) -> None:
     """Another seat reports "something is wrong" at *cell* (0..15, row by row)
     of seat *number*'s kingdom: the owner's phone shows it, the seat is no
     longer done or checked until the owner marks it done again.
 
+    :param seen: as for :func:`check`: a kingdom changed since is refused.
     :raises GameErrors: ``"cell-invalid"`` for a cell outside 0..15.
     :raises NotAllowed, TableConflict, NoSuchTable: as :func:`check`.
     """
@@ -478,7 +482,7 @@ def report_wrong(table: ScoreTable, number: int, token: str | None, cell: object
     checker = _checker(table, number, token)
 
     def step(table: ScoreTable) -> None:
-        seat = _ready_to_check(table, number)
+        seat = _ready_to_check(table, number, seen)
         seat.done, seat.checked_by = False, None
         seat.wrong_cell, seat.wrong_by = cell, checker
 
@@ -496,10 +500,21 @@ def _checker(table: ScoreTable, number: int, token: str | None) -> int:
     return others[0]
 
 
-def _ready_to_check(table: ScoreTable, number: int) -> TableSeat:
+#: A kingdom as a checker's page showed it: its 16 cells and its Legend ids.
+Seen = tuple[list[str | None], list[str]]
+
+
+def seen_of(seat: SeatState) -> Seen:
+    """What a check page shows of *seat*, for :func:`check` to compare."""
+    return list(seat.cells), list(seat.legends)
+
+
+def _ready_to_check(table: ScoreTable, number: int, seen: Seen | None = None) -> TableSeat:
     seat = _seat(table, number)
     if not seat.done:
         raise TableConflict("check-not-done", player=number - 1, player_name=seat.name)
+    if seen is not None and seen != (list(seat.cells), list(seat.legends)):
+        raise TableConflict("check-kingdom-changed", player=number - 1, player_name=seat.name)
     return seat
 
 

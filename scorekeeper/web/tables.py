@@ -611,22 +611,37 @@ def check(code: str, number: int):
         else:
             token = phone.checker_token(number)
             cell = request.form.get("cell", "")
+            seen = _seen(request.form.get("seen"))
             try:
                 if request.form.get("action") == "wrong":
                     if not (cell.isascii() and cell.isdecimal()):
                         raise _NoCell
-                    tables.report_wrong(table, number, token, int(cell))
+                    tables.report_wrong(table, number, token, int(cell), seen)
                 else:
-                    tables.check(table, number, token)
+                    tables.check(table, number, token, seen)
             except _NoCell:
                 messages, status = [gettext("First tap the cell that is wrong, then “Something is wrong”.")], 422
             except GameErrors as problems:
                 messages, status = [error_message(error) for error in problems.errors], 422
             except GameError as error:
                 messages, status = [error_message(error)], 409
+                if error.message_id == "check-kingdom-changed":  # the kingdom as it is now, to look at again
+                    seat_state = tables.state(table).seat(number) or seat_state
             else:
                 return redirect(url_for(".table", code=table.code), code=303)
     return _check_page(state, seat_state, messages, status)
+
+
+def _seen(posted: str | None) -> tables.Seen | None:
+    """The kingdom a check page showed (its ``seen`` field: ``[cells, legends]``),
+    or ``None`` when not sent (a page from before it was) or not of that shape."""
+    try:
+        seen = json.loads(posted or "null")
+    except ValueError:
+        return None
+    if not (isinstance(seen, list) and len(seen) == 2 and all(isinstance(part, list) for part in seen)):
+        return None
+    return seen[0], seen[1]
 
 
 class _NoCell(Exception):
@@ -641,6 +656,7 @@ def _check_page(state, seat_state, messages: list[str], status: int):
             "tables/check.html",
             state=state,
             seat=seat_state,
+            seen=tables.seen_of(seat_state),
             cards=cells,
             preview=preview,
             legends=[LEGENDS_BY_ID[legend] for legend in seat_state.legends],

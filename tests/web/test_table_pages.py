@@ -466,3 +466,28 @@ def test_a_draft_with_its_base_writes_only_its_own_changes(app, client):
     assert held["cells"] == ["swamp"] + [""] * 14 + ["plain"] and held["legends"] == []
     assert bo.get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).get_json() == held  # what a page asks when idle
     assert app.test_client().get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).status_code == 403
+
+
+def test_a_check_page_left_open_while_the_kingdom_changed_cannot_check_it_unseen(app, client):
+    """Found by a fresh tester: Ada's check page still showed Mountain when Bo put a
+    Dragon there, and "Checked" was taken for a kingdom she never saw. The page says
+    what it showed; a kingdom changed since is refused and shown as it is now."""
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    bo = app.test_client()
+    for n, (phone, player) in enumerate(zip([client, bo], players, strict=True), start=1):
+        assert phone.post(f"/t/{code}/seats", data={"name": player["name"]}).status_code == 303
+        assert phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player)).status_code == 303
+    page = soup(client.get(f"/t/{code}/check/2"))
+    seen = page.find("input", attrs={"name": "seen"})["value"]
+    first = page.select_one("#check-grid td, #check-grid label").get_text(" ", strip=True)
+    changed = seat_fields(players[1], "save") | {"seat-cells-0": "dragon" if "Dr" not in first else "forest"}
+    assert bo.post(f"/t/{code}/seat/2", data=changed).status_code == 303  # still done, its check cleared
+    for action in ({"action": "checked"}, {"action": "wrong", "cell": "3"}):
+        refused = client.post(f"/t/{code}/check/2", data=action | {"seen": seen})
+        assert refused.status_code == 409
+        assert "changed since this page showed it" in soup(refused).get_text()
+        assert soup(refused).find("input", attrs={"name": "seen"})["value"] != seen  # the kingdom as it is now
+    now = soup(client.get(f"/t/{code}/check/2")).find("input", attrs={"name": "seen"})["value"]
+    assert client.post(f"/t/{code}/check/2", data={"action": "checked", "seen": now}).status_code == 303
+    assert "Ada" in soup(client.get(f"/t/{code}")).find(id="seat-2").get_text()  # checked by Ada
