@@ -34,9 +34,11 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 from __future__ import annotations
 
 import secrets
+import time
+from typing import Any
 
 from flask import Flask, Response, current_app, g, render_template
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
@@ -92,6 +94,19 @@ def wrong_code_rate_limit() -> str:
 def count_wrong_code() -> None:
     """Mark this request as one that named no table: the ``wrong-codes`` limit counts it."""
     g.wrong_code = True
+
+
+def too_many_tries(limit: Any) -> str:
+    """The refusal of the wrong-code limit, saying when to try again: in a
+    minute, or in as many minutes as the breached window still runs (its
+    hourly one: up to an hour). *limit* is Flask-Limiter's breached limit."""
+    seconds = (limit.reset_at - time.time()) if limit is not None else 60
+    minutes = max(1, round(seconds / 60))  # reset_at is a whole second: 61 s is "a minute"
+    return ngettext(
+        "Too many tries from your address in a short time. Try again in a minute.",
+        "Too many tries from your address in a short time. Try again in %(num)d minutes.",
+        minutes,
+    )
 
 
 def was_wrong_code(response: Response) -> bool:

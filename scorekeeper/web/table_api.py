@@ -32,13 +32,13 @@ from ..store import tables as store
 from ..store.groups import find_group, opens
 from ..store.models import ScoreTable
 from ..words import Words
-from .i18n import gettext as _
 from .preview import kingdom_preview
 from .security import (
     count_wrong_code,
     join_rate_limit,
     limiter,
     table_rate_limit,
+    too_many_tries,
     was_wrong_code,
     wrong_code_rate_limit,
 )
@@ -47,7 +47,7 @@ bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
 
 
 def _too_many(limit: Any) -> Response:
-    response = jsonify(errors=[_("Too many tries from your address in a short time. Try again in a minute.")])
+    response = jsonify(errors=[too_many_tries(limit)])
     response.status_code = 429
     return response
 

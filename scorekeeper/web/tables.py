@@ -68,6 +68,7 @@ from .security import (
     join_rate_limit,
     limiter,
     table_rate_limit,
+    too_many_tries,
     was_wrong_code,
     wrong_code_rate_limit,
 )
@@ -83,7 +84,7 @@ CELLS = 16
 
 
 def _too_many(limit: Any = None) -> Response:
-    message = gettext("Too many tries from your address in a short time. Try again in a minute.")
+    message = too_many_tries(limit)
     return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
 
 

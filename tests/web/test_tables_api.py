@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from datetime import date
 
 import pytest
@@ -390,3 +391,18 @@ def test_rate_limits_on_starting_joining_and_wrong_codes(tmp_path):
     assert wrong == [404, 404, 404, 429]
     assert client.get(f"/api/tables/{code}").status_code == 429
     assert other.get(f"/api/tables/{code}", environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 200
+
+
+def test_the_wrong_code_refusal_says_how_long_the_window_still_runs(tmp_path):
+    """Found by a fresh tester: the page said "Try again in a minute" while the hourly
+    window kept the address out for 55 minutes (Retry-After: 3320)."""
+    app = make_test_app(tmp_path, WRONG_CODE_RATE_LIMIT="2 per hour")
+    client = app.test_client()
+    assert [client.get(f"/t/{code}").status_code for code in ("ZZZZZ2", "ZZZZZ3")] == [404, 404]
+    page = client.get("/t/ZZZZZ4")
+    assert page.status_code == 429 and 3500 <= int(page.headers["Retry-After"]) <= 3600
+    assert re.search(r"Try again in (59|60) minutes\.", page.get_data(as_text=True))
+    api = client.get("/api/tables/ZZZZZ6")
+    assert api.status_code == 429 and re.search(r"Try again in (59|60) minutes\.", api.json["errors"][0])
+    german = client.get("/t/ZZZZZ5?lang=de").get_data(as_text=True)
+    assert re.search(r"Versuch es in (59|60) Minuten wieder\.", german)
