@@ -379,8 +379,10 @@ def update_seat(
     """Store seat *number*'s draft: any of its kingdom so far, its Legends,
     whether it is done. Only that seat's secret or the host's may.
 
-    A changed kingdom or Legends clears the seat's check and any "something is
-    wrong" report (the check was of what was there before); marking it done
+    A changed kingdom or Legends clears the seat's check (it was of what was
+    there before); a "something is wrong" report goes when the card it names
+    is changed, or when the seat is marked done again (looked at again), not
+    with other changes (made, say, before its owner saw it). Marking it done
     needs all 16 cards; marking it not done clears the check.
 
     :param cells: 4 rows of 4 card ids or ``None`` (not entered yet), or 16
@@ -417,11 +419,13 @@ def update_seat(
             legends = merged_legends(list(seat.legends), base_legends, legends)
         changed = False
         if cells is not None and cells != list(seat.cells):
+            if seat.wrong_cell is not None and cells[seat.wrong_cell] != seat.cells[seat.wrong_cell]:
+                seat.wrong_cell = seat.wrong_by = None  # the card said to be wrong was changed
             seat.cells, changed = cells, True
         if legends is not None and legends != list(seat.legends):
             seat.legends, changed = legends, True
         if changed:
-            seat.checked_by = seat.wrong_cell = seat.wrong_by = None
+            seat.checked_by = None
         if done is not None and bool(done) != seat.done:
             if done:
                 entered = sum(1 for cell in seat.cells if cell is not None)

@@ -166,6 +166,24 @@ def test_something_is_wrong_shows_the_cell_to_the_owner_until_done_again(db_app)
         assert (bo.wrong_cell, bo.done) == (None, True)
 
 
+def test_a_report_stays_through_changes_to_other_cards_and_goes_with_its_own(db_app):
+    """Found by a fresh tester: Bo's taps elsewhere, made as the report came in,
+    wiped it unseen. Only a change of the card it names (or done again) ends it."""
+    with db_app.app_context():
+        code, host, tokens = seated()
+        enter_all(code, tokens)
+        table = store.find(code)
+        store.report_wrong(table, 2, tokens[2], 6)
+        cells = list(store.state(table).seats[1].cells)
+        other = "forest" if cells[0] != "forest" else "swamp"
+        store.update_seat(table, 2, tokens[1], cells=[other, *cells[1:]])
+        bo = store.state(table).seats[1]
+        assert (bo.wrong_cell, bo.wrong_by, bo.checked_by) == (6, 3, None)
+        fixed = [other, *cells[1:6], "dragon" if cells[6] != "dragon" else "portal", *cells[7:]]
+        store.update_seat(table, 2, tokens[1], cells=fixed)
+        assert store.state(table).seats[1].wrong_cell is None
+
+
 def test_a_legend_claimed_by_two_seats_shows_to_both_and_blocks_the_lock_R6_1(db_app):
     with db_app.app_context():
         code, host, tokens = seated(checks=False)
