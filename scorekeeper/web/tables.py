@@ -153,9 +153,12 @@ class Phone:
         """The secret that may change *seat*: its own, or the host's."""
         return self.seat_tokens.get(seat) or self.host_token
 
-    def checker_token(self, seat: int) -> str | None:
-        """A secret of another seat on this phone, to check *seat* with."""
-        return next((token for number, token in sorted(self.seat_tokens.items()) if number != seat), None)
+    def check_token(self, seat: int) -> str | None:
+        """The secret to check *seat* with: another seat's on this phone, but
+        *seat*'s own when this phone holds it too (entered on this phone, it is
+        not checked here: the store refuses its owner)."""
+        own = self.seat_tokens.get(seat)
+        return own or next((token for number, token in sorted(self.seat_tokens.items()) if number != seat), None)
 
 
 def _phone(table: ScoreTable) -> Phone:
@@ -597,8 +600,8 @@ def check(code: str, number: int):
         return redirect(url_for(".table", code=table.code), code=303)
     phone = _phone(table)
     if request.method == "GET":
-        try:  # the phone's own seat, when it has no other: refused as the owner's
-            tables.may_check(table, number, phone.checker_token(number) or phone.seat_tokens.get(number))
+        try:  # a seat this phone holds (a player without a phone, say) is its own: refused as the owner's
+            tables.may_check(table, number, phone.check_token(number))
         except GameError as refusal:
             # the table's page says why (found by a fresh tester: a 0/16 kingdom offered "Checked")
             flash(sentence(error_text(refusal)))
@@ -610,7 +613,7 @@ def check(code: str, number: int):
         if not form.validate() and "csrf_token" in form.errors:
             messages, status = [gettext(EXPIRED)], 400
         else:
-            token = phone.checker_token(number)
+            token = phone.check_token(number)
             cell = request.form.get("cell", "")
             seen = _seen(request.form.get("seen"))
             try:

@@ -491,3 +491,19 @@ def test_a_check_page_left_open_while_the_kingdom_changed_cannot_check_it_unseen
     now = soup(client.get(f"/t/{code}/check/2")).find("input", attrs={"name": "seen"})["value"]
     assert client.post(f"/t/{code}/check/2", data={"action": "checked", "seen": now}).status_code == 303
     assert "Ada" in soup(client.get(f"/t/{code}")).find(id="seat-2").get_text()  # checked by Ada
+
+
+def test_a_phone_holding_two_seats_checks_neither(app, client):
+    """Found by a fresh tester: the host's phone, holding its own seat and one for a
+    player without a phone, checked each with the other: nobody else had looked."""
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    assert client.post(f"/t/{code}/seats", data={"name": players[0]["name"]}).status_code == 303
+    assert client.post(f"/t/{code}/seats", data={"name": players[1]["name"], "for": "other"}).status_code == 303
+    for n, player in enumerate(players, start=1):
+        assert client.post(f"/t/{code}/seat/{n}", data=seat_fields(player)).status_code == 303
+    for n in (1, 2):
+        opened = client.get(f"/t/{code}/check/{n}")
+        assert opened.status_code == 303 and opened.headers["Location"] == f"/t/{code}"
+        refused = client.post(f"/t/{code}/check/{n}", data={"action": "checked"})
+        assert refused.status_code == 409 and "not by its owner" in soup(refused).get_text()
