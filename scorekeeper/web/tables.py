@@ -495,13 +495,22 @@ def seat(code: str, number: int):
     cells = [cell.data or None for cell in panel.cells]
     done = {"done": True, "undone": False}.get(action)
     based_on = _based_on(request.form.get("base"))
+    kept = False  # the cards stored, only "done" refused
     try:
-        stored = tables.update_seat(
-            table, number, token, cells=cells, legends=list(panel.legends.data or []), done=done, based_on=based_on
-        )
+        legends = list(panel.legends.data or [])
+        if done:  # the cards first: a kingdom too short to be done is still kept
+            tables.update_seat(table, number, token, cells=cells, legends=legends, based_on=based_on)
+            kept = True
+            stored = tables.update_seat(table, number, token, done=True)
+        else:
+            stored = tables.update_seat(
+                table, number, token, cells=cells, legends=legends, done=done, based_on=based_on
+            )
     except GameErrors as problems:
         messages = _attach_seat_errors(panel, problems.errors)
-        return _seat_page(state, seat_state, phone, form, messages, 422)
+        if kept:  # what the seat holds now (table.js compares its draft with it)
+            seat_state = tables.state(table).seat(number) or seat_state
+        return _seat_page(state, seat_state, phone, form, messages, 422, kept=kept)
     except GameError as error:
         return _seat_page(state, seat_state, phone, form, [error_message(error)], 409)
     if request.headers.get("X-Draft") == "1":  # table.js: stored; what the seat holds now, merged
@@ -556,7 +565,7 @@ def _attach_seat_errors(panel: Any, errors: tuple[GameError, ...]) -> list[str]:
     return general
 
 
-def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, status: int = 200):
+def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, status: int = 200, kept=False):
     return (
         render_template(
             "tables/seat.html",
@@ -568,6 +577,7 @@ def _seat_page(state, seat_state, phone: Phone, form: SeatForm, messages=None, s
             form=form,
             p=form.seat.form,
             messages=messages or [],
+            kept=kept,
             live=_live_context(state, phone, compact=True),
             invite=_invite(state) if phone.is_host and len(state.seats) < MAX_PLAYERS else None,
             **kingdom_context(),
