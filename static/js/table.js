@@ -53,6 +53,7 @@
   var form = document.getElementById("seat-form"), entry = window.KingdomEntry;
   if (!form || !entry) { return; }
   var status = document.getElementById("save-status"), timer = null, pending = false, sending = false;
+  var leaving = false;
   var key = DRAFTS + form.getAttribute("action");
   // What the server holds, as the page was sent; then as each answer says.
   var acked = entered(JSON.parse(form.dataset.stored)), done = JSON.parse(form.dataset.stored).done;
@@ -162,7 +163,10 @@
       .then(function (r) { return r.status === 200 ? r.json() : null; })
       .then(function (kingdom) {
         if (!kingdom || pending || sending) { return; }
-        if (kingdom.done !== done) { window.location.reload(); return; }  // its buttons, marks: the page anew
+        if (kingdom.done !== done) {  // its buttons, marks: the page anew (unless it is being left)
+          if (!leaving) { window.location.reload(); }
+          return;
+        }
         acked = entered(kingdom);
         if (acked !== entered()) { show(acked); }
       }).catch(function () { /* asked again at the next change */ });
@@ -177,5 +181,6 @@
   };
   form.addEventListener("submit", function () { pending = false; clearTimeout(timer); });
   window.addEventListener("pagehide", function () { save(true); });
+  window.addEventListener("beforeunload", function () { leaving = true; });
   window.addEventListener("online", function () { save(); });
 })();
