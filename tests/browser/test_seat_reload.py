@@ -62,6 +62,25 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SCREENSHOTS) / name), full_page=True)
 
 
+def _seat_ada_and_bo(host, bo, live_server: str, done: bool = False) -> str:
+    """A table started by *host*, seated as Ada, Bo on his own phone; with
+    *done*, both kingdoms of case 19 entered and done. :returns: the code."""
+    host.goto(live_server + "/")
+    with host.expect_navigation():
+        host.locator("#start-table-button").tap()
+    code = host.inner_text("#join-code").strip()
+    _take_seat(host, "Ada")
+    bo.goto(f"{live_server}/t/{code}")
+    _take_seat(bo, "Bo")
+    for page, player in zip((host, bo), CASE["game"]["players"], strict=False) if done else ():
+        cells = [card for row in player["kingdom"] for card in row]
+        fields = {f"seat-cells-{m}": card for m, card in enumerate(cells)}
+        token = page.get_attribute("#seat-form input[name=csrf_token]", "value")
+        answer = page.request.post(page.url, form=fields | {"action": "done", "csrf_token": token}, max_redirects=0)
+        assert answer.status == 303
+    return code
+
+
 def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
     context, page, problems = _new_phone(browser)
     try:
@@ -118,19 +137,7 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
     phones = [_new_phone(browser) for _ in range(2)]
     (_, host, host_problems), (_, bo, bo_problems) = phones
     try:
-        host.goto(live_server + "/")
-        with host.expect_navigation():
-            host.locator("#start-table-button").tap()
-        code = host.inner_text("#join-code").strip()
-        _take_seat(host, "Ada")
-        bo.goto(f"{live_server}/t/{code}")
-        _take_seat(bo, "Bo")
-        for page, player in zip((host, bo), CASE["game"]["players"], strict=False):
-            cells = [card for row in player["kingdom"] for card in row]
-            fields = {f"seat-cells-{m}": card for m, card in enumerate(cells)}
-            token = page.get_attribute("#seat-form input[name=csrf_token]", "value")
-            answer = page.request.post(page.url, form=fields | {"action": "done", "csrf_token": token}, max_redirects=0)
-            assert answer.status == 303
+        code = _seat_ada_and_bo(host, bo, live_server, done=True)
         bo.reload()
         bo.wait_for_selector("#palette:not([hidden])")
         first = _grid(bo)[0]
@@ -166,13 +173,7 @@ def test_two_pages_on_one_seat_keep_each_other_s_cards(browser, live_server):
     phones = [_new_phone(browser) for _ in range(2)]
     (_, host, host_problems), (_, bo, bo_problems) = phones
     try:
-        host.goto(live_server + "/")
-        with host.expect_navigation():
-            host.locator("#start-table-button").tap()
-        code = host.inner_text("#join-code").strip()
-        _take_seat(host, "Ada")
-        bo.goto(f"{live_server}/t/{code}")
-        _take_seat(bo, "Bo")
+        code = _seat_ada_and_bo(host, bo, live_server)
         host.goto(f"{live_server}/t/{code}/seat/2")  # the host enters for Bo, Bo's own page open too
         host.wait_for_selector("#palette:not([hidden])")
 
@@ -203,19 +204,7 @@ def test_a_seat_reported_wrong_comes_back_not_done_on_its_open_page(browser, liv
     phones = [_new_phone(browser) for _ in range(2)]
     (_, host, host_problems), (_, bo, bo_problems) = phones
     try:
-        host.goto(live_server + "/")
-        with host.expect_navigation():
-            host.locator("#start-table-button").tap()
-        code = host.inner_text("#join-code").strip()
-        _take_seat(host, "Ada")
-        bo.goto(f"{live_server}/t/{code}")
-        _take_seat(bo, "Bo")
-        for page, player in zip((host, bo), CASE["game"]["players"], strict=False):
-            cells = [card for row in player["kingdom"] for card in row]
-            fields = {f"seat-cells-{m}": card for m, card in enumerate(cells)}
-            token = page.get_attribute("#seat-form input[name=csrf_token]", "value")
-            answer = page.request.post(page.url, form=fields | {"action": "done", "csrf_token": token}, max_redirects=0)
-            assert answer.status == 303
+        code = _seat_ada_and_bo(host, bo, live_server, done=True)
         bo.goto(f"{live_server}/t/{code}/seat/2")
         bo.wait_for_selector("#palette:not([hidden])")
         expect(bo.locator("#undone")).to_be_visible()
