@@ -57,6 +57,8 @@
   var key = DRAFTS + form.getAttribute("action");
   // What the server holds, as the page was sent; then as each answer says.
   var acked = entered(JSON.parse(form.dataset.stored)), done = JSON.parse(form.dataset.stored).done;
+  // The form's base: what its changes are written against, by drafts and by its own buttons ("Done").
+  function hold(kingdom) { acked = form.elements.base.value = kingdom; }
   document.getElementById("save").hidden = true;
 
   // A kingdom as one string: its 16 cells (card ids, "" for none) and its Legends.
@@ -102,7 +104,7 @@
   // The server holds now: shown, with the taps made while the draft was on its way.
   function landed(sent, now) {
     var mine = entered();
-    acked = now;
+    hold(now);
     if (mine !== sent) { now = onto(now, sent, mine); }
     if (now !== mine) { show(now); }
     kept(entered() === acked ? null : { draft: entered(), base: acked });
@@ -167,7 +169,7 @@
           if (!leaving) { window.location.reload(); }
           return;
         }
-        acked = entered(kingdom);
+        hold(entered(kingdom));
         if (acked !== entered()) { show(acked); }
       }).catch(function () { /* asked again at the next change */ });
   };

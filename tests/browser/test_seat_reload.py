@@ -183,6 +183,8 @@ def test_two_pages_on_one_seat_keep_each_other_s_cards(browser, live_server):
         _paint(bo, "plain", [15])
         _saved(bo)
         expect(host.locator("#seat-cells-15")).to_have_value("plain", timeout=10_000)
+        # the form's own base follows, so its buttons ("Done") write only this page's changes too
+        assert json.loads(host.input_value("#seat-form input[name=base]"))["cells"][15] == "plain"
         _paint(host, "swamp", [1])  # the host's page, which had Bo's Plain only from the table's change
         _saved(host)
         expect(bo.locator("#seat-cells-1")).to_have_value("swamp", timeout=10_000)

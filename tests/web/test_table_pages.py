@@ -473,6 +473,14 @@ def test_a_draft_with_its_base_writes_only_its_own_changes(app, client):
     held = draft(client, {0: "swamp", 15: "plain"}, [], base)  # the host drops the Legend, changes a card
     assert held["cells"] == ["swamp"] + [""] * 14 + ["plain"] and held["legends"] == []
     assert bo.get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).get_json() == held  # what a page asks when idle
+    # the page's own buttons ("Save", "Done": not drafts) send its base too, a hidden field kept up to date
+    page = soup(bo.get(f"/t/{code}/seat/1"))
+    assert json.loads(page.find("input", attrs={"name": "base"})["value"])["cells"] == held["cells"]
+    stale = {f"seat-cells-{m}": "" for m in range(16)} | {"seat-cells-15": "plain", "seat-cells-7": "elves"}
+    stale |= {"action": "save", "base": json.dumps(empty | {"cells": [""] * 15 + ["plain"]})}
+    assert bo.post(f"/t/{code}/seat/1", data=stale).status_code == 303  # found by a fresh tester: "Done" wiped
+    now = bo.get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).get_json()
+    assert now["cells"] == ["swamp"] + [""] * 6 + ["elves"] + [""] * 7 + ["plain"]  # the host's Swamp kept
     assert app.test_client().get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).status_code == 403
 
 
