@@ -154,8 +154,14 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
         host.wait_for_selector("#score-table")
 
         bo.wait_for_selector("#table-done", timeout=10_000)  # moved to the sheet by its poll
-        # the sheet's table.js (a deferred script, run after #table-done is there) drops the kept draft
-        bo.wait_for_function("Object.keys(sessionStorage).every(k => !k.startsWith('scorekeeper.seat:'))")
+        # the sheet's table.js (a deferred script, run after #table-done is there) drops the kept draft;
+        # asked from here: wait_for_function's polling evaluates strings, which the page's CSP forbids
+        kept = "Object.keys(sessionStorage).filter(k => k.startsWith('scorekeeper.seat:'))"
+        for _ in range(50):
+            if not bo.evaluate(kept):
+                break
+            bo.wait_for_timeout(100)
+        assert bo.evaluate(kept) == []
         bo.goto(f"{live_server}/t/{code}/seat/2")  # the seat's address: the sheet again, nothing applied
         bo.wait_for_selector("#table-done")
         assert bo.evaluate("sessionStorage.length") == 0
