@@ -374,7 +374,7 @@ def update_seat(
     cells: object = None,
     legends: object = None,
     done: bool | None = None,
-    based_on: tuple[object, object] | None = None,
+    based_on: Shown | None = None,
 ) -> SeatState:
     """Store seat *number*'s draft: any of its kingdom so far, its Legends,
     whether it is done. Only that seat's secret or the host's may.
@@ -408,7 +408,7 @@ def update_seat(
     new_legends = None if legends is None else draft_legends(legends, **who)
     base_cells = base_legends = None
     if based_on is not None:
-        base_cells, base_legends = draft_cells(based_on[0], **who), draft_legends(based_on[1], **who)
+        base_cells, base_legends = _read_shown(based_on, who)
 
     def step(table: ScoreTable) -> SeatState:
         seat = _seat(table, number)
@@ -441,11 +441,11 @@ def update_seat(
     return _change(table, step)
 
 
-def check(table: ScoreTable, number: int, token: str | None, seen: Seen | None = None) -> None:
+def check(table: ScoreTable, number: int, token: str | None, seen: Shown | None = None) -> None:
     """Seat *number*'s kingdom is checked against the cards on the table by the
     seat whose secret *token* is (never its owner).
 
-    :param seen: the kingdom as the checker's page showed it (:func:`seen_of`):
+    :param seen: the kingdom as the checker's page showed it (:data:`Shown`):
         a kingdom changed since is refused, not checked unseen.
     :raises NoSuchTable: ``"seat-not-found"``.
     :raises NotAllowed: ``"check-needs-seat"`` (the token is no seat's).
@@ -472,7 +472,7 @@ def may_check(table: ScoreTable, number: int, token: str | None) -> None:
     _ready_to_check(table, number)
 
 
-def report_wrong(table: ScoreTable, number: int, token: str | None, cell: object, seen: Seen | None = None) -> None:
+def report_wrong(table: ScoreTable, number: int, token: str | None, cell: object, seen: Shown | None = None) -> None:
     """Another seat reports "something is wrong" at *cell* (0..15, row by row)
     of seat *number*'s kingdom: the owner's phone shows it, the seat is no
     longer done or checked until the owner marks it done again.
@@ -504,21 +504,13 @@ def _checker(table: ScoreTable, number: int, token: str | None) -> int:
     return others[0]
 
 
-#: A kingdom as a checker's page showed it: its 16 cells and its Legend ids.
-Seen = tuple[list[str | None], list[str]]
-
-
-def seen_of(seat: SeatState) -> Seen:
-    """What a check page shows of *seat*, for :func:`check` to compare."""
-    return list(seat.cells), list(seat.legends)
-
-
-def _ready_to_check(table: ScoreTable, number: int, seen: Seen | None = None) -> TableSeat:
+def _ready_to_check(table: ScoreTable, number: int, seen: Shown | None = None) -> TableSeat:
     seat = _seat(table, number)
+    who: Who = {"player": number - 1, "player_name": seat.name}
     if not seat.done:
-        raise TableConflict("check-not-done", player=number - 1, player_name=seat.name)
-    if seen is not None and seen != (list(seat.cells), list(seat.legends)):
-        raise TableConflict("check-kingdom-changed", player=number - 1, player_name=seat.name)
+        raise TableConflict("check-not-done", **who)
+    if seen is not None and _read_shown(seen, who) != (list(seat.cells), list(seat.legends)):
+        raise TableConflict("check-kingdom-changed", **who)
     return seat
 
 
@@ -789,6 +781,20 @@ def play_again(table: ScoreTable, host_token: str | None, played_on: date | None
 
 
 # -- input of drafts
+
+
+#: A kingdom as a page showed it, its 16 cells and its Legend ids as the page
+#: sends them (shaped as :func:`update_seat`'s *cells* and *legends*): what a
+#: draft's page started from, what a check page showed.
+Shown = tuple[object, object]
+
+
+def _read_shown(shown: Shown, who: Who) -> tuple[list[str | None], list[str]]:
+    """*shown* read as the seat stores a kingdom (``None`` for a cell not entered).
+
+    :raises GameErrors: as :func:`draft_cells` and :func:`draft_legends`.
+    """
+    return draft_cells(shown[0], **who), draft_legends(shown[1], **who)
 
 
 def merged_cells(stored: list[str | None], base: list[str | None], mine: list[str | None]) -> list[str | None]:

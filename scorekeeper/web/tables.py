@@ -494,7 +494,7 @@ def seat(code: str, number: int):
         return _seat_page(state, seat_state, phone, form, status=422)
     cells = [cell.data or None for cell in panel.cells]
     done = {"done": True, "undone": False}.get(action)
-    based_on = _based_on(request.form.get("base"))
+    based_on = _shown(request.form.get("base"))
     kept = False  # the cards stored, only "done" refused
     try:
         legends = list(panel.legends.data or [])
@@ -532,21 +532,19 @@ def _stored(seat_state: tables.SeatState) -> dict[str, Any]:
     }
 
 
-def _based_on(posted: str | None) -> tuple[object, object] | None:
-    """The kingdom a draft's page started from (table.js sends it as ``base``,
-    shaped as :func:`_stored`), for :func:`tables.update_seat` to write only
-    that page's changes; ``None`` when not sent or not of that shape."""
+def _shown(posted: str | None) -> tables.Shown | None:
+    """A kingdom as a page showed it, posted shaped as :func:`_stored`: the
+    seat page's ``base`` (what its changes started from) or the check page's
+    ``seen``; ``None`` when not sent (a page from before it was) or not of that shape."""
     try:
-        base = json.loads(posted or "null")
+        shown = json.loads(posted or "null")
     except ValueError:
         return None
-    if (
-        not isinstance(base, dict)
-        or not isinstance(base.get("cells"), list)
-        or not isinstance(base.get("legends"), list)
+    if not (
+        isinstance(shown, dict) and isinstance(shown.get("cells"), list) and isinstance(shown.get("legends"), list)
     ):
         return None
-    return base["cells"], base["legends"]
+    return shown["cells"], shown["legends"]
 
 
 def _seat_form(seat_state: tables.SeatState) -> SeatForm:
@@ -625,7 +623,7 @@ def check(code: str, number: int):
         else:
             token = phone.check_token(number)
             cell = request.form.get("cell", "")
-            seen = _seen(request.form.get("seen"))
+            seen = _shown(request.form.get("seen"))
             try:
                 if request.form.get("action") == "wrong":
                     if not (cell.isascii() and cell.isdecimal()):
@@ -646,18 +644,6 @@ def check(code: str, number: int):
     return _check_page(state, seat_state, messages, status)
 
 
-def _seen(posted: str | None) -> tables.Seen | None:
-    """The kingdom a check page showed (its ``seen`` field: ``[cells, legends]``),
-    or ``None`` when not sent (a page from before it was) or not of that shape."""
-    try:
-        seen = json.loads(posted or "null")
-    except ValueError:
-        return None
-    if not (isinstance(seen, list) and len(seen) == 2 and all(isinstance(part, list) for part in seen)):
-        return None
-    return seen[0], seen[1]
-
-
 class _NoCell(Exception):
     """ "Something is wrong" without a cell tapped."""
 
@@ -670,7 +656,7 @@ def _check_page(state, seat_state, messages: list[str], status: int):
             "tables/check.html",
             state=state,
             seat=seat_state,
-            seen=tables.seen_of(seat_state),
+            seen=_stored(seat_state),
             cards=cells,
             preview=preview,
             legends=[LEGENDS_BY_ID[legend] for legend in seat_state.legends],
