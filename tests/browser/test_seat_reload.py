@@ -62,14 +62,20 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SCREENSHOTS) / name), full_page=True)
 
 
+def _start_table_as(page, live_server: str, name: str) -> str:
+    """*page* starts a table from the home page and takes its first seat as *name*. :returns: the code."""
+    page.goto(live_server + "/")
+    with page.expect_navigation():
+        page.locator("#start-table-button").tap()
+    code = page.inner_text("#join-code").strip()
+    _take_seat(page, name)
+    return code
+
+
 def _seat_ada_and_bo(host, bo, live_server: str, done: bool = False) -> str:
     """A table started by *host*, seated as Ada, Bo on his own phone; with
     *done*, both kingdoms of case 19 entered and done. :returns: the code."""
-    host.goto(live_server + "/")
-    with host.expect_navigation():
-        host.locator("#start-table-button").tap()
-    code = host.inner_text("#join-code").strip()
-    _take_seat(host, "Ada")
+    code = _start_table_as(host, live_server, "Ada")
     bo.goto(f"{live_server}/t/{code}")
     _take_seat(bo, "Bo")
     for page, player in zip((host, bo), CASE["game"]["players"], strict=False) if done else ():
@@ -84,10 +90,7 @@ def _seat_ada_and_bo(host, bo, live_server: str, done: bool = False) -> str:
 def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
     context, page, problems = _new_phone(browser)
     try:
-        page.goto(live_server + "/")
-        with page.expect_navigation():
-            page.locator("#start-table-button").tap()
-        _take_seat(page, "Ada")
+        _start_table_as(page, live_server, "Ada")
         seat = page.url
         _paint(page, "forest", [0, 1, 2])
         _saved(page)
@@ -236,10 +239,7 @@ def test_a_tap_made_offline_is_sent_when_the_phone_is_back(browser, live_server)
     "Not saved" until the next tap or a reload, and the table could lock without it."""
     context, page, problems = _new_phone(browser)
     try:
-        page.goto(live_server + "/")
-        with page.expect_navigation():
-            page.locator("#start-table-button").tap()
-        _take_seat(page, "Ada")
+        _start_table_as(page, live_server, "Ada")
         _paint(page, "forest", [0])
         _saved(page)
         context.set_offline(True)
