@@ -277,7 +277,24 @@ class Tiebreak(NamedTuple):
         return "tiebreak"
 
 
-class DeckWarning:
+class _Value:
+    """A plain class whose value is its fields (:attr:`_names`): equal when
+    they are, written out as a dataclass would be."""
+
+    _names: ClassVar[tuple[str, ...]] = ()
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._names)
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if type(other) is type(self) else NotImplemented
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self._names, self._fields(), strict=True))
+        return f"{type(self).__name__}({fields})"
+
+
+class DeckWarning(_Value):
     """More copies of a card type entered than the deck holds (R1): a warning, not a refusal.
 
     :ivar card: the card type.
@@ -289,6 +306,7 @@ class DeckWarning:
     """
 
     message_id: ClassVar[str] = "deck-warning"
+    _names = ("card", "count", "deck", "players")
 
     def __init__(self, card: Card, count: int, deck: int, players: int) -> None:
         self.card: Final = card
@@ -296,20 +314,11 @@ class DeckWarning:
         self.deck: Final = deck
         self.players: Final = players
 
-    def _fields(self) -> tuple[Card, int, int, int]:
-        return (self.card, self.count, self.deck, self.players)
-
-    def __eq__(self, other: object) -> bool:
-        return self._fields() == other._fields() if isinstance(other, DeckWarning) else NotImplemented
-
     def __hash__(self) -> int:
         return hash(self._fields())
 
-    def __repr__(self) -> str:
-        return f"DeckWarning(card={self.card!r}, count={self.count!r}, deck={self.deck!r}, players={self.players!r})"
 
-
-class PlayerResult:
+class PlayerResult(_Value):
     """One player's column of the score sheet.
 
     :ivar index: the player's position in input order (0-based).
@@ -320,20 +329,13 @@ class PlayerResult:
     A plain class, not a named tuple: a tuple already has an ``index``.
     """
 
+    _names = ("index", "player", "score", "place")
+
     def __init__(self, index: int, player: Player, score: KingdomScore, place: int) -> None:
         self.index: Final = index
         self.player: Final = player
         self.score: Final = score
         self.place: Final = place
-
-    def _fields(self) -> tuple[int, Player, KingdomScore, int]:
-        return (self.index, self.player, self.score, self.place)
-
-    def __eq__(self, other: object) -> bool:
-        return self._fields() == other._fields() if isinstance(other, PlayerResult) else NotImplemented
-
-    def __repr__(self) -> str:
-        return f"PlayerResult(index={self.index!r}, player={self.player!r}, score={self.score!r}, place={self.place!r})"
 
     @property
     def total(self) -> int:
