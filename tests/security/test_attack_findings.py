@@ -59,7 +59,7 @@ def test_imports_over_256_kib_pass_csrf_checking(tmp_path):
 
 @pytest.mark.pdf
 def test_pdf_downloads_are_rate_limited(tmp_path):
-    client = make_app(tmp_path, PDF_RATE_LIMIT="2 per minute").test_client()
+    client = make_app(tmp_path, PDF_RATE_LIMIT="2 per hour").test_client()
     path = sheet_path(client)
     statuses = [client.get(f"{path}.pdf?paper={paper}").status_code for paper in ("a4", "letter", "a4")]
     assert statuses == [200, 200, 429]

@@ -67,7 +67,7 @@ def test_forwarded_headers_ignored_unless_configured(tmp_path):
 
 
 def test_saving_is_rate_limited_without_losing_entries(tmp_path):
-    client = make_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="2 per minute").test_client()
+    client = make_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="2 per hour").test_client()
     token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
     statuses = [client.post("/games", data={"token": token}).status_code for _ in range(3)]
     assert statuses == [303, 303, 429]
@@ -79,7 +79,7 @@ def test_saving_is_rate_limited_without_losing_entries(tmp_path):
 
 
 def test_rate_limited_correction_keeps_the_entries(tmp_path):
-    client = make_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="1 per minute").test_client()
+    client = make_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="1 per hour").test_client()
     token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
     private = client.post("/games", data={"token": token}).headers["Location"]
     data = form_data(FOUR["game"]) | {"based_on": 1, "players-0-name": "Adele"}
@@ -150,7 +150,7 @@ def test_saves_still_limited_per_process_while_redis_cannot_be_reached(tmp_path)
     app = make_app(
         tmp_path,
         WTF_CSRF_ENABLED=False,
-        SAVE_RATE_LIMIT="2 per minute",
+        SAVE_RATE_LIMIT="2 per hour",
         RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{port}",
     )
     client = app.test_client()

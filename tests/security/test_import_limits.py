@@ -89,7 +89,7 @@ def test_15000_games_in_15_imports_are_refused_under_the_default_limit(tmp_path)
 
 
 def test_each_imported_game_counts_as_one_save(tmp_path):
-    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="25 per minute").test_client()
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="25 per hour").test_client()
     ten = {"games": [FOUR | {"date": "2026-11-01"}] * 10}
     assert [post_import(client, ten).status_code for _ in range(3)] == [200, 200, 429]  # 10, 20, not 30
     assert len(client.get("/games.json").get_json()["games"]) == 20

@@ -94,7 +94,7 @@ def test_expired_delete_import_and_save_forms_get_the_error_page(tmp_path):
 
 @pytest.mark.pdf
 def test_saved_game_pdfs_share_the_pdf_limit_and_say_so(tmp_path):
-    client = make_app(tmp_path, PDF_RATE_LIMIT="2 per minute").test_client()
+    client = make_app(tmp_path, PDF_RATE_LIMIT="2 per hour").test_client()
     token, private = saved_game(client)
     public = "/g/" + private.split("/")[2]
     assert [client.get(path).status_code for path in (f"/sheet/{token}.pdf", f"{public}.pdf")] == [200, 200]
@@ -106,7 +106,7 @@ def test_saved_game_pdfs_share_the_pdf_limit_and_say_so(tmp_path):
 
 
 def test_rate_limited_delete_and_bare_save_get_the_wait_page(tmp_path):
-    client = make_app(tmp_path, SAVE_RATE_LIMIT="1 per minute").test_client()
+    client = make_app(tmp_path, SAVE_RATE_LIMIT="1 per hour").test_client()
     _, private = saved_game(client)  # the one save a minute
     refusals = [
         client.post(private + "/delete", data={"confirm": "yes", "csrf_token": csrf(client, private)}),

@@ -373,7 +373,7 @@ def test_wrong_codes_from_one_address_never_lock_a_seated_phone_out_of_its_table
     for every phone) gave the host's own new table a 429 "unexpected problem" page."""
     from tests.conftest import make_test_app
 
-    app = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, WRONG_CODE_RATE_LIMIT="3 per minute")
+    app = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, WRONG_CODE_RATE_LIMIT="3 per hour")
     host, stranger = app.test_client(), app.test_client()
     code = start_table(host)
     assert [stranger.get("/t/AAAAAA").status_code for _ in range(4)] == [404, 404, 404, 429]
