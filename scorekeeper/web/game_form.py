@@ -34,7 +34,7 @@ from ..engine import (
 )
 from .forms import GameForm, StartTableForm, not_a_card
 from .i18n import N_, error_message, error_text, gettext, ngettext, sentence, words
-from .security import CSRF_SLOT
+from .security import CSRF_SLOT, CSRF_SLOT_BYTES
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
 SAVE_CORRECTION = N_("Save the correction")
@@ -74,7 +74,7 @@ def expired_game_form(form_class: type[GameForm], action_url: str, **page):
     return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
 
 
-def empty_game_form(action_url: str) -> str:
+def empty_game_form(action_url: str) -> str | bytes:
     """The empty form (two player panels, today's date) for this request.
 
     It is the same page for everyone but for its CSRF token, so it is rendered
@@ -87,16 +87,17 @@ def empty_game_form(action_url: str) -> str:
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # tests make many apps
     language = str(get_locale() or "en")
     page = _empty_form_page(app, action_url, request.url_root, request.full_path, language, date.today())
-    return page.replace(CSRF_SLOT, generate_csrf())
+    return page.replace(CSRF_SLOT_BYTES, generate_csrf().encode())
 
 
 @functools.lru_cache(maxsize=64)
-def _empty_form_page(app: object, action_url: str, url_root: str, full_path: str, language: str, day: date) -> str:
-    """The empty new-game form for one app, address, language and day, its CSRF token in the slot."""
+def _empty_form_page(app: object, action_url: str, url_root: str, full_path: str, language: str, day: date) -> bytes:
+    """The empty new-game form for one app, address, language and day, its CSRF
+    token in the slot, as UTF-8 (sent as it is kept)."""
     form = GameForm()
     form.fill_to_minimum()
     page = render_game_form(form, action_url, date_from_browser=True)[0]  # the phone's day, with JS
-    return page.replace(generate_csrf(), CSRF_SLOT)
+    return page.replace(generate_csrf(), CSRF_SLOT).encode()
 
 
 def render_game_form(

@@ -37,6 +37,8 @@ COOKIE_MAX_AGE = 400 * 24 * 3600
 
 GROUP_CHOICE_SLOT = Markup("<!--phone-slot:group-choice-->")
 ROSTER_SLOT = Markup("<!--phone-slot:roster-->")
+_GROUP_CHOICE_BYTES = GROUP_CHOICE_SLOT.encode()
+_ROSTER_BYTES = ROSTER_SLOT.encode()
 
 
 def _serializer() -> URLSafeSerializer:
@@ -168,13 +170,14 @@ def fill_phone_slots(response: Response) -> Response:
     """Put this phone's parts into a page kept for everyone (``after_request``)."""
     if response.mimetype != "text/html" or response.direct_passthrough or response.is_streamed:
         return response
-    page = response.get_data(as_text=True)
-    if GROUP_CHOICE_SLOT not in page and ROSTER_SLOT not in page:
+    page = response.get_data()  # UTF-8 bytes, searched and filled as they are (a page is 40 KB and more)
+    has_group_choice, has_roster = _GROUP_CHOICE_BYTES in page, _ROSTER_BYTES in page
+    if not has_group_choice and not has_roster:
         return response
-    if GROUP_CHOICE_SLOT in page:
-        page = page.replace(GROUP_CHOICE_SLOT, group_choice())
-    if ROSTER_SLOT in page:
-        page = page.replace(ROSTER_SLOT, roster_suggestions())
+    if has_group_choice:
+        page = page.replace(_GROUP_CHOICE_BYTES, group_choice().encode())
+    if has_roster:
+        page = page.replace(_ROSTER_BYTES, roster_suggestions().encode())
     response.set_data(page)
     if "no-store" not in response.headers.get("Cache-Control", ""):  # a page holding an edit secret stays no-store
         response.headers["Cache-Control"] = "private, no-cache"

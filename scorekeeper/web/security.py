@@ -63,6 +63,8 @@ limiter = Limiter(key_func=get_remote_address)
 #: Stands where each visitor's CSRF token goes in a page rendered once and kept
 #: (the empty form, a sheet link's page); random per process.
 CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
+#: The same as the bytes of a kept page (UTF-8), filled in without decoding the page.
+CSRF_SLOT_BYTES = CSRF_SLOT.encode()
 talisman = Talisman()
 
 

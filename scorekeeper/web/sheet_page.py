@@ -30,7 +30,7 @@ from .links import DamagedLink, decode_game
 from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .rematch import rematch_url
-from .security import CSRF_SLOT, limiter, pdf_rate_limit
+from .security import CSRF_SLOT, CSRF_SLOT_BYTES, limiter, pdf_rate_limit
 from .sheet_parts import grid_cells
 
 
@@ -104,9 +104,10 @@ def qr_response(link: str) -> Response:
 
 #: Stands where each visitor's one-time ``attempt`` goes in a kept sheet page (see ``ownership``).
 ATTEMPT_SLOT = f"attempt-slot-{secrets.token_hex(16)}"
+_ATTEMPT_SLOT_BYTES = ATTEMPT_SLOT.encode()
 
 
-def token_sheet(token: str) -> str:
+def token_sheet(token: str) -> str | bytes:
     """The sheet page of the game packed in *token*, with its save form, or,
     when that sheet was saved already, "Already saved: open it" instead.
 
@@ -128,11 +129,11 @@ def token_sheet(token: str) -> str:
             already_saved=saved_id,
         )
     page = _sheet_page(current_app._get_current_object(), token, request.url_root, str(get_locale()), saved_id)  # type: ignore[attr-defined]
-    return page.replace(CSRF_SLOT, generate_csrf()).replace(ATTEMPT_SLOT, new_attempt())
+    return page.replace(CSRF_SLOT_BYTES, generate_csrf().encode()).replace(_ATTEMPT_SLOT_BYTES, new_attempt().encode())
 
 
 @functools.lru_cache(maxsize=512)
-def _sheet_page(app: object, token: str, url_root: str, language: str, saved_id: str | None) -> str:
+def _sheet_page(app: object, token: str, url_root: str, language: str, saved_id: str | None) -> bytes:
     game, played_on = game_from_token(token)
     g.language_link_query = MultiDict()  # see i18n.language_url
     context = sheet_context(score_game(game), played_on, _token_links(token))
@@ -142,7 +143,7 @@ def _sheet_page(app: object, token: str, url_root: str, language: str, saved_id:
         save_form=_save_form(token, ATTEMPT_SLOT),
         csrf_slot=CSRF_SLOT,
         already_saved=saved_id,
-    )
+    ).encode()  # UTF-8, sent as it is kept
 
 
 def _save_form(token: str, attempt: str) -> SaveGameForm:
