@@ -139,8 +139,11 @@ def sheet_tokens(games: list[Game], checkout: Path | None) -> list[str]:
     return json.loads(out.stdout)
 
 
-def scenarios(base: str, count: int, rng: random.Random, checkout: Path | None = None) -> dict[str, tuple[list, dict]]:
-    """Each line's requests (enough for a run, none repeated) and headers."""
+def scenarios(
+    base: str, count: int, rng: random.Random, checkout: Path | None = None, floors: bool = False
+) -> dict[str, tuple[list, dict]]:
+    """Each line's requests (enough for a run, none repeated) and headers;
+    *floors*: also the floor pages of ``bench/floors.py`` (served by its app)."""
     session = requests.Session()
     form = session.get(f"{base}/", timeout=10).text
     csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form)[1]
@@ -148,21 +151,30 @@ def scenarios(base: str, count: int, rng: random.Random, checkout: Path | None =
     games = [random_game(rng, n) for n in range(count)]
     tokens = sheet_tokens(games, checkout)
     same = tokens[0]
-    return {
+    posted = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+    lines = {
         "/healthz": ([("GET", "/healthz", "")], {}),
         "sheet, a link already rendered": ([("GET", f"/sheet/{same}", "")], {}),
         "sheet, a new game each request": ([("GET", f"/sheet/{t}", "") for t in tokens[1:]], {}),
         "empty form GET /": ([("GET", "/", "")], {}),
-        "form POST / (303 to the sheet)": (
-            [("POST", "/", form_body(game, csrf)) for game in games],
-            {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
-        ),
+        "form POST / (303 to the sheet)": ([("POST", "/", form_body(game, csrf)) for game in games], posted),
         "POST /api/score, a new game each": (
             [("POST", "/api/score", json.dumps(game.to_dict(), separators=(",", ":"))) for game in games],
             {"Content-Type": "application/json"},
         ),
         "PDF, a new game each request": ([("GET", f"/sheet/{t}.pdf", "") for t in reversed(tokens)], {}),
     }
+    if floors:
+        lines |= {
+            "floor: new visitor's CSRF token": ([("GET", "/floor/csrf", "")], {}),
+            "floor: form post read (WTForms)": (
+                [("POST", "/floor/form", form_body(game, csrf)) for game in games],
+                posted,
+            ),
+            "floor: new game scored, explained": ([("GET", f"/floor/score/{t}", "") for t in tokens[1:]], {}),
+        }
+    # the PDF line last: its queued PDFs keep the workers busy for a while after its run
+    return {name: lines[name] for name in sorted(lines, key=lambda name: name.startswith("PDF"))}
 
 
 def cpu_per_request(count: int, rounds: int = 3, warm_up: int = 100) -> dict[str, float]:
@@ -174,11 +186,16 @@ def cpu_per_request(count: int, rounds: int = 3, warm_up: int = 100) -> dict[str
 
     folder = tempfile.mkdtemp()
     app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/cpu.sqlite3",
-                      "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False})  # fmt: skip
-    client = app.test_client()
+                      "PDF_RATE_LIMIT": "1000000 per minute"})  # fmt: skip
+    # As wrk asks: no cookie on a GET (each a new visitor), the form posted with
+    # one visitor's cookie and CSRF token; CSRF and rate limits on, as served.
+    client = app.test_client(use_cookies=False)
+    first = client.get("/")
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', first.get_data(as_text=True))[1]
+    cookie = first.headers["Set-Cookie"].split(";")[0]
     from bench.hello import app as hello_app
 
-    hello = hello_app.test_client()
+    hello = hello_app.test_client(use_cookies=False)
     rng = random.Random(2)
     total = warm_up + rounds * count
     games = [random_game(rng, n) for n in range(total + 1)]
@@ -190,7 +207,10 @@ def cpu_per_request(count: int, rounds: int = 3, warm_up: int = 100) -> dict[str
         "sheet, a new game each request": lambda i: client.get(f"/sheet/{tokens[i + 1]}"),
         "empty form GET /": lambda i: client.get("/"),
         "form POST / (303 to the sheet)": lambda i: client.post(
-            "/", data=form_body(games[i], ""), content_type="application/x-www-form-urlencoded"
+            "/",
+            data=form_body(games[i], csrf),
+            content_type="application/x-www-form-urlencoded",
+            headers={"Cookie": cookie},
         ),
         "POST /api/score, a new game each": lambda i: client.post("/api/score", json=games[i].to_dict()),
         "PDF, a new game each request": lambda i: client.get(f"/sheet/{tokens[-1 - i]}.pdf"),
@@ -227,7 +247,14 @@ def main() -> None:
         type=Path,
         help="serve the app of another checkout (its .venv), e.g. an older commit, for a before/after in one session",
     )
+    parser.add_argument(
+        "--floors",
+        action="store_true",
+        help="serve bench/floors.py's app and add its floor pages: the least each line's libraries cost",
+    )
     args = parser.parse_args()
+    if args.floors and args.checkout:
+        parser.error("--floors serves this checkout's app; leave out --checkout")
     if args.cpu_only:
         for name, spent in cpu_per_request(200).items():
             print(f"  {name:34} {spent:8.2f} ms CPU per request")
@@ -243,6 +270,8 @@ def main() -> None:
     with ExitStack() as stack:
         hello = stack.enter_context(gunicorn("sqlite://", workers=args.workers, app="bench.hello:app", cwd=str(ROOT)))
         other = {"command": args.checkout / ".venv" / "bin" / "gunicorn", "cwd": args.checkout} if args.checkout else {}
+        if args.floors:
+            other = {"app": "bench.floors:create_app()", "cwd": str(ROOT)}
         base = stack.enter_context(
             gunicorn(f"sqlite:///{folder / 'http.sqlite3'}", workers=args.workers, **other,
                      SCOREKEEPER_PDF_RATE_LIMIT="1000000 per minute", SCOREKEEPER_SAVE_RATE_LIMIT="1000000 per minute")
@@ -250,7 +279,7 @@ def main() -> None:
         for round_number in range(args.rounds):
             rng = random.Random(round_number)
             lines = {"hello world (3-line Flask app)": (hello, [("GET", "/", "")], {})}
-            for name, (requests_, headers) in scenarios(base, args.games, rng, args.checkout).items():
+            for name, (requests_, headers) in scenarios(base, args.games, rng, args.checkout, args.floors).items():
                 lines[name] = (base, requests_, headers)
             for name, (url, requests_, headers) in lines.items():
                 seconds = args.seconds * 3 if "PDF" in name else args.seconds  # a PDF takes a second or more
