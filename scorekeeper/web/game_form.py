@@ -34,7 +34,7 @@ from ..engine import (
 )
 from .forms import GameForm, StartTableForm, not_a_card
 from .i18n import N_, error_message, error_text, gettext, ngettext, sentence, words
-from .security import CSRF_SLOT, CSRF_SLOT_BYTES
+from .security import CSRF_SLOT, with_csrf_token
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
 SAVE_CORRECTION = N_("Save the correction")
@@ -87,7 +87,7 @@ def empty_game_form(action_url: str) -> str | bytes:
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # tests make many apps
     language = str(get_locale() or "en")
     page = _empty_form_page(app, action_url, request.url_root, request.full_path, language, date.today())
-    return page.replace(CSRF_SLOT_BYTES, generate_csrf().encode())
+    return with_csrf_token(page)
 
 
 @functools.lru_cache(maxsize=64)

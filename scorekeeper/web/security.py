@@ -42,7 +42,7 @@ from flask_babel import gettext, ngettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = {
@@ -63,9 +63,14 @@ limiter = Limiter(key_func=get_remote_address)
 #: Stands where each visitor's CSRF token goes in a page rendered once and kept
 #: (the empty form, a sheet link's page); random per process.
 CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
-#: The same as the bytes of a kept page (UTF-8), filled in without decoding the page.
-CSRF_SLOT_BYTES = CSRF_SLOT.encode()
+_CSRF_SLOT_BYTES = CSRF_SLOT.encode()
 talisman = Talisman()
+
+
+def with_csrf_token(page: bytes) -> bytes:
+    """A kept page (UTF-8 bytes) with this visitor's CSRF token in its slot,
+    filled in without decoding the page."""
+    return page.replace(_CSRF_SLOT_BYTES, generate_csrf().encode())
 
 
 def save_rate_limit() -> str:

@@ -30,7 +30,7 @@ from .links import DamagedLink, decode_game
 from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .rematch import rematch_url
-from .security import CSRF_SLOT, CSRF_SLOT_BYTES, limiter, pdf_rate_limit
+from .security import CSRF_SLOT, limiter, pdf_rate_limit, with_csrf_token
 from .sheet_parts import grid_cells
 
 
@@ -129,7 +129,7 @@ def token_sheet(token: str) -> str | bytes:
             already_saved=saved_id,
         )
     page = _sheet_page(current_app._get_current_object(), token, request.url_root, str(get_locale()), saved_id)  # type: ignore[attr-defined]
-    return page.replace(CSRF_SLOT_BYTES, generate_csrf().encode()).replace(_ATTEMPT_SLOT_BYTES, new_attempt().encode())
+    return with_csrf_token(page).replace(_ATTEMPT_SLOT_BYTES, new_attempt().encode())
 
 
 @functools.lru_cache(maxsize=512)
