@@ -14,7 +14,7 @@ The game file format is the ``game`` object of the worked cases::
 import sys
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any, ClassVar, Final, NamedTuple
 
@@ -102,49 +102,12 @@ class Game(NamedTuple):
             kingdom_problems = kingdom_errors(raw.get("kingdom"), **who)
             errors.extend(kingdom_problems)
 
-            legends = raw.get("legends")
-            if legends is None:  # optional in game files; null means none claimed
-                legends = []
-            legend_ids: list[str] = []
-            reported: set[object] = set()  # each Legend problem once, however often it is listed
-            if not isinstance(legends, list):
-                errors.append(InvalidGame("legends-not-list", **who))
-                legends = []
-            for legend_id in legends:
-                if not isinstance(legend_id, str):
-                    if str not in reported:
-                        reported.add(str)
-                        if len(errors) >= most_kept:
-                            more += 1
-                        else:
-                            errors.append(UnknownLegend("legend-not-text", **who))
-                elif legend_id not in LEGENDS_BY_ID:
-                    if legend_id not in reported:
-                        reported.add(legend_id)
-                        if len(errors) >= most_kept:
-                            more += 1
-                        else:
-                            errors.append(UnknownLegend("legend-unknown", value=legend_id[:40], **who))
-                elif legend_id in legend_ids:
-                    if legend_id not in reported:
-                        reported.add(legend_id)
-                        if len(errors) >= most_kept:
-                            more += 1
-                        else:
-                            errors.append(DuplicateLegend("legend-listed-twice", legend=legend_id, **who))
-                elif legend_id in claimed_by:
-                    if len(errors) >= most_kept:
-                        more += 1
-                    else:
-                        by_player, by_name = claimed_by[legend_id]
-                        errors.append(
-                            DuplicateLegend(
-                                "legend-claimed", legend=legend_id, by_player=by_player, by_name=by_name, **who
-                            )
-                        )
-                else:
-                    legend_ids.append(legend_id)
-                    claimed_by[legend_id] = (index, name or None)
+            legend_ids, legend_problems, unkept = claimed_legends(
+                raw.get("legends"), who, most_kept - len(errors), claimed_by
+            )
+            errors.extend(legend_problems)
+            more += unkept
+            claimed_by.update(dict.fromkeys(legend_ids, (index, name or None)))
             if not kingdom_problems and not errors and not more:
                 kingdom = Kingdom.from_rows(raw["kingdom"])
                 players.append(Player(name, kingdom, tuple(legend_ids)))
@@ -172,6 +135,58 @@ class Game(NamedTuple):
 
 #: Explicit direction embeddings, overrides and isolates (they reorder the sheet's text).
 _DIRECTION_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def claimed_legends(
+    legends: object,
+    who: Who,
+    most: int = sys.maxsize,
+    claimed_by: Mapping[str, tuple[int, str | None]] | None = None,
+) -> tuple[list[str], list[GameError], int]:
+    """One player's claimed Legends as entered (R6, R8); ``None`` is none claimed.
+
+    :param claimed_by: the Legends other players already claim (id → player
+        index and name): each is refused, once a Legend may be claimed (R6.1).
+    :returns: the Legend ids R8 accepts, in order, each once; one refusal per
+        problem in the order listed, each problem once however often it is
+        listed (``"legends-not-list"``, ``"legend-not-text"``,
+        ``"legend-unknown"``, ``"legend-listed-twice"``, ``"legend-claimed"``),
+        carrying *who*; and how many more problems there were past *most*
+        (counted, not built).
+    """
+    if legends is None:  # optional in game files; null means none claimed
+        return [], [], 0
+    if not isinstance(legends, list):
+        return [], [InvalidGame("legends-not-list", **who)], 0
+    ids: list[str] = []
+    errors: list[GameError] = []
+    more = 0
+    reported: set[object] = set()
+    for legend_id in legends:
+        if isinstance(legend_id, str) and legend_id in LEGENDS_BY_ID and legend_id not in ids:
+            if claimed_by is None or legend_id not in claimed_by:
+                ids.append(legend_id)
+            elif len(errors) >= most:
+                more += 1
+            else:
+                by_player, by_name = claimed_by[legend_id]
+                errors.append(
+                    DuplicateLegend("legend-claimed", legend=legend_id, by_player=by_player, by_name=by_name, **who)
+                )
+            continue
+        key: object = legend_id if isinstance(legend_id, str) else str
+        if key in reported:
+            continue
+        reported.add(key)
+        if len(errors) >= most:
+            more += 1
+        elif not isinstance(legend_id, str):
+            errors.append(UnknownLegend("legend-not-text", **who))
+        elif legend_id not in LEGENDS_BY_ID:
+            errors.append(UnknownLegend("legend-unknown", value=legend_id[:40], **who))
+        else:
+            errors.append(DuplicateLegend("legend-listed-twice", legend=legend_id, **who))
+    return ids, errors, more
 
 
 def _is_forbidden(ch: str) -> bool:
