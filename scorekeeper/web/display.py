@@ -38,6 +38,11 @@ def card_symbol(card: Card) -> str:
 #: Bytes of a link that a QR code holds at the most (version 40, error correction level M, byte mode).
 QR_CAPACITY = 2331
 
+#: The light margin of every QR code, in modules: the "quiet zone" of at least 4 that
+#: the QR standard (ISO/IEC 18004) asks for, drawn in the image itself (white, not
+#: transparent) so that the code keeps it on a dark page, whatever the CSS around it.
+QR_QUIET_ZONE = 4
+
 
 def qr_fits(url: str) -> bool:
     """Whether *url* fits in one QR code (a link longer than that is shown as text only)."""
@@ -46,21 +51,27 @@ def qr_fits(url: str) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> Markup:
-    """An inline SVG QR code of *url* (segno), safe to place in a template (the PDF).
+    """An inline SVG QR code of *url* (segno), safe to place in a template (the PDF),
+    black on white with its quiet zone (:data:`QR_QUIET_ZONE`).
 
     :raises segno.DataOverflowError: if *url* does not fit (check :func:`qr_fits`)."""
-    return Markup(segno.make(url, error="m").svg_inline(scale=2, border=2, omitsize=True))
+    return Markup(
+        segno.make(url, error="m").svg_inline(scale=2, border=QR_QUIET_ZONE, omitsize=True, dark="#000", light="#fff")
+    )
 
 
 @functools.lru_cache(maxsize=256)
 def qr_svg_file(url: str) -> bytes:
     """A QR code of *url* as a standalone SVG file (``image/svg+xml``), for the
     pages' ``<img>``: its own cacheable URL keeps the encoding (several
-    milliseconds) off the page's first render.
+    milliseconds) off the page's first render. Black on white with its quiet
+    zone (:data:`QR_QUIET_ZONE`): no padding in the CSS is needed for it.
 
     :raises segno.DataOverflowError: if *url* does not fit (check :func:`qr_fits`)."""
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False, dark="#000", light="#fff")
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=4, border=QR_QUIET_ZONE, xmldecl=False, dark="#000", light="#fff"
+    )
     return out.getvalue()
 
 
