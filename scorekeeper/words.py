@@ -578,7 +578,7 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "details-not-text": lambda w, p: w._("location and notes must be text"),
     "details-too-long": _too_long,
     "details-hidden-characters": _hidden_characters,
-    # shared tables ("Score together", store.tables)
+    # shared tables ("Score together", table.model)
     "table-not-found": lambda w, p: w._("no open table has this code; check it with the host"),
     "seat-not-found": lambda w, p: w._("the table has no seat %(seat)d", **p),
     "table-locked": lambda w, p: w._("the table is locked: it takes no more seats or changes"),
@@ -588,6 +588,18 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "host-only": lambda w, p: w._("only the host can do this"),
     "check-needs-seat": lambda w, p: w._("only a player seated at the table can check a kingdom"),
     "check-own-seat": lambda w, p: w._("a kingdom is checked by another player, not by its owner"),
+    "check-entered": lambda w, p: w._(
+        "this phone entered cards of this kingdom: another player, on another phone, checks it"
+    ),
+    "seat-already-held": lambda w, p: w._(
+        "this phone already has seat %(seat)d; the host adds seats for players without a phone", **p
+    ),
+    "shown-not-object": lambda w, p: w._("the kingdom as the page showed it is missing; reload the page"),
+    "move-already-yours": lambda w, p: w._("this phone already holds it"),
+    "move-none": lambda w, p: w._("no phone is waiting to take a seat (any more)"),
+    "move-not-yours": lambda w, p: w._(
+        "only another phone seated at the table, or the host's, can answer a request to take a seat"
+    ),
     "check-not-done": lambda w, p: w._("the kingdom is not marked done yet"),
     "check-kingdom-changed": lambda w, p: w._("the kingdom changed since this page showed it: look at it again"),
     "kingdom-not-complete": lambda w, p: w._(

@@ -111,29 +111,63 @@ def every_kind_of_refusal() -> list[GameError]:
 
 
 def table_refusals() -> list[GameError]:
-    """The refusals of a shared table (store.tables), as it raises them
-    (tests/store/test_tables.py and tests/web/test_tables_api.py meet each)."""
-    ada = {"player": 0, "player_name": "Ada"}
+    """The refusals of a shared table, each raised by its model (scorekeeper.table.model)
+    as a table's change meets it; the web layer's own (a request's shape) as it writes them."""
+    from datetime import UTC, date, datetime
+
+    from scorekeeper.table import model
+
+    when = datetime(2026, 12, 1, tzinfo=UTC)
+    host = model.secret_hash("host")
+    empty = model.Table("ABCDEF", "pocket", date(2026, 12, 1), True, 1, host, when, False, None, None, None, ())
+    ada_phone = model.identify(empty, ["host"])
+    table, _ = model.take_seat(empty, "Ada", host, ada_phone)
+    table, _ = model.take_seat(table, "Bo", model.secret_hash("bo"), model.NOBODY)
+    ada, bo = model.identify(table, ["host"]), model.identify(table, ["bo"])
+    full = model.take_seat(model.take_seat(table, "Cy", "c", model.NOBODY)[0], "Di", "d", model.NOBODY)[0]
+    forest = tuple(["forest"] * 16)
+    done = model.save_draft(table, 1, ada, model.Draft(cells=forest, done=True))
+    shown = done.seat(1).shown
+    met: list[GameError] = []
+
+    def meet(change) -> None:
+        try:
+            change()
+        except GameErrors as refused:
+            met.extend(refused.errors)
+        except GameError as refused:
+            met.append(refused)
+        else:
+            raise AssertionError("not refused")
+
+    meet(lambda: model.take_seat(full, "Eve", "e", model.NOBODY))  # table-full
+    meet(lambda: model.take_seat(table, "Cy", model.secret_hash("bo"), bo))  # seat-already-held
+    meet(lambda: model.save_draft(table, 5, ada, model.Draft()))  # seat-not-found
+    meet(lambda: model.save_draft(table, 1, bo, model.Draft()))  # seat-not-yours
+    meet(lambda: model.save_draft(table, 1, ada, model.Draft(done=True)))  # kingdom-not-complete
+    meet(lambda: model.save_draft(table._replace(locked=True), 1, ada, model.Draft()))  # table-locked
+    meet(lambda: model.read_draft({"done": "yes"}, done.seat(1).who()))  # done-not-boolean
+    meet(lambda: model.read_shown(None, done.seat(1).who()))  # shown-not-object
+    meet(lambda: model.set_checks(table, bo, False))  # host-only
+    meet(lambda: model.check(done, 1, model.NOBODY, shown))  # check-needs-seat
+    meet(lambda: model.check(done, 1, ada, shown))  # check-own-seat
+    meet(lambda: model.check(table, 1, bo, shown))  # check-not-done
+    meet(lambda: model.check(done, 1, bo, model.Shown(model.NO_CELLS, frozenset())))  # check-kingdom-changed
+    entered = model.save_draft(done, 1, bo._replace(host_secret="x"), model.Draft(legends=("four-tribes",)))
+    meet(lambda: model.check(entered, 1, bo, entered.seat(1).shown))  # check-entered
+    meet(lambda: model.report_wrong(done, 1, bo, 16, shown))  # cell-invalid
+    meet(lambda: model.game_to_lock(model.report_wrong(done, 1, bo, 6, shown), ada))  # lock-wrong-cell, -not-done
+    meet(lambda: model.game_to_lock(done, ada))  # lock-not-checked, lock-not-done
+    meet(lambda: model.play_again_seats(table, ada))  # table-not-locked
+    meet(lambda: model.ask_to_move(table, 1, host, when))  # move-already-yours
+    meet(lambda: model.answer_move(table, ada, True, when))  # move-none
+    asked = model.ask_to_move(table, 1, model.secret_hash("new"), when)
+    meet(lambda: model.answer_move(asked, model.NOBODY, True, when))  # move-not-yours
     return [
-        GameError("table-not-found"),
-        GameError("seat-not-found", seat=5),
-        GameError("table-locked"),
-        GameError("table-not-locked"),
-        GameError("table-full", most=4),
-        GameError("seat-not-yours", seat=2),
-        GameError("host-only"),
-        GameError("check-needs-seat"),
-        GameError("check-own-seat"),
-        GameError("check-not-done", **ada),
-        GameError("check-kingdom-changed", **ada),
-        GameError("kingdom-not-complete", count=15, **ada),
-        GameError("cell-invalid", most=15),
-        GameError("lock-not-done", **ada),
-        GameError("lock-not-checked", **ada),
-        GameError("lock-wrong-cell", cell=6, **ada),
-        GameError("body-not-object"),
+        *met,
+        GameError("table-not-found"),  # no such code: the service finds no table
+        GameError("body-not-object"),  # the API's request shapes
         GameError("checks-not-boolean"),
-        GameError("done-not-boolean"),
     ]
 
 

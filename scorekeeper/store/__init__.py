@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Flask
@@ -21,6 +22,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import NullPool, Pool
 
+from ..table.model import EXPIRES_AFTER
 from .db import db
 from .tables import expire_tables
 
@@ -76,7 +78,8 @@ def init_app(app: Flask) -> None:
         with app.app_context():
             with _migration_lock(app):
                 upgrade(directory=str(MIGRATIONS))
-            expire_tables()  # shared tables left unlocked for a day go at start-up (and on access)
+            # shared tables left unlocked for a day go at start-up (and on access)
+            expire_tables(datetime.now(UTC) - EXPIRES_AFTER)
             # Close every connection the migration opened (the lock's included):
             # workers forked after this (gunicorn --preload) must not share them.
             db.engine.dispose()

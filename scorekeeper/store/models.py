@@ -194,13 +194,17 @@ class PlayerResult(Model):
 class ScoreTable(Model):
     """A shared table: several phones enter one game, one kingdom each (issue "Score together").
 
-    :ivar code: the join code, 6 characters of :data:`~scorekeeper.store.tables.CODE_ALPHABET`.
+    The rows only: the rules are :mod:`scorekeeper.table.model`'s.
+
+    :ivar code: the join code, 6 characters of :data:`~scorekeeper.table.model.CODE_ALPHABET`.
     :ivar host_token_hash: SHA-256 (hex) of the host's secret.
     :ivar checks_required: every kingdom must be checked by another seat before the lock.
     :ivar version: +1 on every change of the table or a seat; the ETag of its state.
     :ivar locked_at: when the table became a saved game; ``None`` while open.
     :ivar locked_game_id: that saved game (``None`` again if it was deleted later).
     :ivar next_code: the code of the table "Play again" opened from this one.
+    :ivar move_seat: a request to move a seat to another phone waits: the seat
+        (0: the host's role), the SHA-256 of the asking phone's secret, when it asked.
     """
 
     __tablename__ = "tables"
@@ -219,6 +223,9 @@ class ScoreTable(Model):
         ForeignKey("saved_games.id", ondelete="SET NULL"), default=None, unique=True
     )
     next_code: Mapped[str | None] = mapped_column(String(6), default=None)
+    move_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    move_asker: Mapped[str | None] = mapped_column(String(64), default=None)
+    move_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", cascade="all, delete-orphan", order_by="TableSeat.number", passive_deletes=True
@@ -235,6 +242,7 @@ class TableSeat(Model):
     :ivar checked_by: the number of the seat that checked this kingdom.
     :ivar wrong_cell: the cell (0..15) another seat reported wrong, and
         :ivar wrong_by: that seat's number; cleared when the owner changes the kingdom.
+    :ivar entered_by: the SHA-256 of every secret that changed the kingdom's cards or Legends.
     """
 
     __tablename__ = "table_seats"
@@ -251,6 +259,7 @@ class TableSeat(Model):
     checked_by: Mapped[int | None] = mapped_column(Integer, default=None)
     wrong_cell: Mapped[int | None] = mapped_column(Integer, default=None)
     wrong_by: Mapped[int | None] = mapped_column(Integer, default=None)
+    entered_by: Mapped[list] = mapped_column(JSON, default=list, server_default="[]")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     table: Mapped[ScoreTable] = relationship(back_populates="seats")

@@ -13,6 +13,7 @@ def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
     from ..store.db import db
     from ..store.exchange import MAX_IMPORT
+    from ..table import live
     from . import delivery, i18n, membership, pdf, template_cache
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
@@ -53,6 +54,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(tables_bp)
     app.register_blueprint(table_api_bp)
     app.register_blueprint(groups_bp)
+    live.init_app(app)  # the tables' streams (/socket.io/) in front of the app: after every other wrapper
     app.jinja_env.globals.update(
         card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
     )

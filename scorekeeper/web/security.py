@@ -19,7 +19,7 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 - ``WRONG_CODE_RATE_LIMIT`` (default ``"10 per minute;30 per hour"``): table
   codes that name no table, per client address, as failed logins count; over
   it, every table address answers 429 to that address until the window passes.
-- ``RATELIMIT_STORAGE_URI`` (default ``memory://``, per process); a
+- ``RATELIMIT_STORAGE_URI`` (default: ``REDIS_URL`` if set, else ``memory://``, per process); a
   ``redis://`` URL shares the counts between processes and hosts, which any
   setup of more than one process needs: with memory storage each gunicorn
   worker counts alone, so 4 workers let a client through 4 times the limit.
@@ -130,7 +130,7 @@ def init_security(app: Flask) -> None:
     app.config.setdefault("TABLE_RATE_LIMIT", "10 per minute;60 per hour")
     app.config.setdefault("JOIN_RATE_LIMIT", "20 per minute;120 per hour")
     app.config.setdefault("WRONG_CODE_RATE_LIMIT", "10 per minute;30 per hour")
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 1, "socket_connect_timeout": 1})
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "scorekeeper")

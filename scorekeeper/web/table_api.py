@@ -1,22 +1,23 @@
-"""The JSON API of shared tables ("Score together", issue #10): start a table,
-take a seat, store each kingdom as it is entered, check another player's,
-lock the table into one saved game, play again.
+"""The JSON API of shared tables ("Score together"): start a table, take a
+seat, store each kingdom as it is entered (the seat pages send their drafts
+here too), check another player's, lock the table into one saved game, play again.
 
-Every answer is JSON. Refusals are 400 (input R8 refuses), 403 (not this
-seat's or the host's secret), 404 (no open table has this code, no such
-seat), 409 (the table's state refuses: locked, full, a name taken, not ready
-to lock) or 429 (too many tries), each with ``{"errors": [sentence, ...],
-"problems": [{"id", "seat", "cell"}, ...]}``: sentences in the request's
-language (Accept-Language, the ``lang`` cookie), ``problems`` for programs
-(message id, 1-based seat, cell 0..15, each ``null`` where it does not apply).
+Every change goes through :mod:`scorekeeper.table.service`, which announces it
+to every phone watching (:mod:`scorekeeper.table.live`). Every answer is JSON
+and carries the table's ``version``. Refusals are 400 (input R8 refuses),
+403 (not this seat's or the host's secret), 404 (no open table has this
+code, no such seat), 409 (the table's state refuses: locked, full, a name
+taken, not ready to lock, a kingdom changed since it was looked at) or 429
+(too many tries), each with ``{"errors": [sentence, ...], "problems": [{"id",
+"seat", "cell"}, ...]}``: sentences in the request's language
+(Accept-Language, the ``lang`` cookie), ``problems`` for programs (message
+id, 1-based seat, cell 0..15, each ``null`` where it does not apply).
 
 Secrets go in ``Authorization: Bearer <token>``: the host's (from ``POST
 /api/tables``) or a seat's (from ``POST …/seats``). No cookie is read, so
 there is nothing to forge: the blueprint is exempt from CSRF like the rest of
-``/api/``. All state lives in the database (:mod:`scorekeeper.store.tables`):
-any number of processes may answer one table. ``GET /api/tables/<code>``
-sends an ``ETag`` (the table's version) and answers ``If-None-Match`` with
-304, so phones may poll it cheaply.
+``/api/``. ``GET /api/tables/<code>`` sends an ``ETag`` and answers
+``If-None-Match`` with 304.
 """
 
 from __future__ import annotations
@@ -28,120 +29,72 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import get_locale, get_translations
 
 from ..engine import GameError, GameErrors
-from ..store import tables as store
 from ..store.groups import find_group, opens
-from ..store.models import ScoreTable
+from ..table import model, service
+from ..table.model import Seat, Table
 from ..words import Words
 from .preview import kingdom_preview
-from .security import (
-    count_wrong_code,
-    join_rate_limit,
-    limiter,
-    table_rate_limit,
-    too_many_tries,
-    was_wrong_code,
-    wrong_code_rate_limit,
-)
+from .security import join_rate_limit, limiter, table_rate_limit
+from .table_access import bearer, etag, find_table, phone_secrets, status_of, this_phone, too_many, wrong_code_limit
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
 
 
-def _too_many(limit: Any) -> Response:
-    response = jsonify(errors=[too_many_tries(limit)])
-    response.status_code = 429
-    return response
-
-
-#: Table codes that name no table cost like failed logins (per client address).
-wrong_code_limit = limiter.shared_limit(
-    wrong_code_rate_limit, scope="wrong-codes", deduct_when=was_wrong_code, on_breach=_too_many
-)
-
-
-class Refused(Exception):
-    """A refusal answered as ``{"errors": …}`` with *status*."""
-
-    def __init__(self, status: int, errors: list[GameError]) -> None:
-        super().__init__(status)
-        self.status = status
-        self.errors = errors
-
-
-@bp.errorhandler(Refused)
-def _refused(error: Refused):
-    words = _words()
+@bp.errorhandler(GameError)
+@bp.errorhandler(GameErrors)
+def _refused(error: GameError | GameErrors):
+    """Every refusal of the service or of a request's shape, with its status by kind."""
+    words = Words(get_translations(), str(get_locale() or "en"))
+    errors = list(error.errors) if isinstance(error, GameErrors) else [error]
     return (
         jsonify(
-            errors=[words.error(e) for e in error.errors],
+            errors=[words.error(e) for e in errors],
             problems=[
-                {"id": e.message_id, "seat": None if e.player is None else e.player + 1, "cell": e.cell}
-                for e in error.errors
+                {"id": e.message_id, "seat": None if e.player is None else e.player + 1, "cell": e.cell} for e in errors
             ],
         ),
-        error.status,
+        status_of(error),
     )
 
 
-def _refusing(error: GameError | GameErrors) -> Refused:
-    """The answer for a store refusal: its status by kind (see the module docstring)."""
-    if isinstance(error, store.NotReady):
-        return Refused(409, list(error.errors))
-    if isinstance(error, GameErrors):
-        return Refused(400, list(error.errors))
-    if isinstance(error, store.NoSuchTable):
-        return Refused(404, [error])
-    if isinstance(error, store.NotAllowed):
-        return Refused(403, [error])
-    if isinstance(error, store.TableConflict):
-        return Refused(409, [error])
-    return Refused(400, [error])
-
-
 @bp.post("")
-@limiter.shared_limit(table_rate_limit, scope="table-create", on_breach=_too_many)
+@limiter.shared_limit(table_rate_limit, scope="table-create", on_breach=too_many)
 def create():
     """Start a table. Body ``{"ruleset": "pocket", "played_on": "YYYY-MM-DD",
     "checks": true}`` (all optional: pocket, today on the server, checks on).
 
-    201 ``{"code", "url", "host_token"}``: the join code, the join link
-    ``/t/<code>``, the host's secret (shown this once).
+    201 ``{"code", "url", "host_token", "version"}``: the join code, the join
+    link ``/t/<code>``, the host's secret (shown this once).
     """
     body = _body()
-    played_on = _date(body.get("played_on"))
     checks = body.get("checks", True)
     if not isinstance(checks, bool):
-        raise Refused(400, [GameError("checks-not-boolean")])
-    try:
-        new = store.create_table(str(body.get("ruleset") or "pocket"), played_on, checks_required=checks)
-    except GameErrors as error:
-        raise _refusing(error) from None
-    return jsonify(code=new.code, url=_join_url(new.code), host_token=new.host_token), 201
+        raise GameErrors([GameError("checks-not-boolean")])
+    table, secret = service.start(
+        str(body.get("ruleset") or "pocket"), _date(body.get("played_on")), checks_required=checks
+    )
+    return jsonify(code=table.code, url=_join_url(table.code), host_token=secret, version=table.version), 201
 
 
 @bp.get("/<code>")
 @wrong_code_limit
 def show(code: str):
-    """The table as every phone shows it (see :func:`_state`), with an
-    ``ETag``; ``If-None-Match`` with the current one gives 304 and no body.
-    With a secret, also ``"you"`` (host, seats) and, once locked, the host's
-    ``"edit_url"``. ``Cache-Control: no-cache``: always asked again.
-    Phones poll this: one query, no ORM (:func:`store.look`)."""
-    token = _bearer()
-    looked = store.look(code, token)
-    if looked is None:
-        count_wrong_code()
-        raise Refused(404, [store.NoSuchTable("table-not-found")])
-    state, viewer = looked
-    etag = f"v{state.version}-{'h' if viewer.host else ''}{'.'.join(map(str, sorted(viewer.seats)))}"
-    # A compressed answer's ETag gets the encoding appended ("v7-1:gzip", Flask-Compress):
+    """The table as every phone shows it (see :func:`_state`), with an ``ETag``;
+    ``If-None-Match`` with the current one gives 304 and no body. With a
+    secret, also ``"you"`` (host, seats) and, once locked, the host's
+    ``"edit_url"``. ``Cache-Control: no-cache``: always asked again."""
+    table = find_table(code)
+    phone = this_phone(table)
+    tag = etag(table, phone)
+    # A compressed answer's ETag gets the encoding appended ("…:gzip", Flask-Compress):
     # the same state all the same, answered 304 here without building it.
-    matched = next((tag for tag in request.if_none_match.as_set() if tag.split(":", 1)[0] == etag), None)
+    matched = next((t for t in request.if_none_match.as_set() if t.split(":", 1)[0] == tag), None)
     if matched is not None:
         response = Response(status=304)
         response.set_etag(matched)
     else:
-        response = jsonify(_state(state, viewer, store.edit_link_secret(state, viewer, token)))
-        response.set_etag(etag)
+        response = jsonify(_state(table))
+        response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache, private"
     response.vary.add("Authorization")
     return response
@@ -151,82 +104,73 @@ def show(code: str):
 @wrong_code_limit
 def settings(code: str):
     """The host switches checks by another player on or off: ``{"checks_required": false}``. 200: the table."""
-    table = _table(code)
+    table = find_table(code)
     required = _body().get("checks_required")
     if not isinstance(required, bool):
-        raise Refused(400, [GameError("checks-not-boolean")])
-    token = _bearer()
-    _do(store.set_checks, table, token or "", required)
-    return jsonify(_state(store.state(table), store.viewer(table, token), None))
+        raise GameErrors([GameError("checks-not-boolean")])
+    return jsonify(_state(service.set_checks(table.code, phone_secrets(code), required)))
 
 
 @bp.post("/<code>/seats")
 @wrong_code_limit
-@limiter.shared_limit(join_rate_limit, scope="table-join", on_breach=_too_many)
+@limiter.shared_limit(join_rate_limit, scope="table-join", on_breach=too_many)
 def join(code: str):
     """Take the next seat: ``{"name": "Ada"}`` (R8: not empty, at most 40
     characters, not another seat's name in any case). With the host's secret,
-    the host adds a seat for a player without a phone.
+    the host adds a seat for a player without a phone, held by the host's secret.
 
-    201 ``{"seat": n, "seat_token"}``; 409 when the name is taken, the table
-    full (4 seats) or locked; 400 for a name R8 refuses otherwise.
+    201 ``{"seat": n, "seat_token", "version"}``; 409 when the name is taken,
+    the table full (4 seats) or locked, or the phone (its secret) already holds
+    a seat and is not the host's; 400 for a name R8 refuses otherwise.
     """
-    table = _table(code)
-    name = _body().get("name")
-    token = _bearer()
-    if token:
-        seat = _do(store.add_seat, table, token, name)
-    else:
-        seat = _do(store.join, table, name)
-    return jsonify(seat=seat.number, seat_token=seat.token), 201
+    table = find_table(code)
+    after, seat, secret = service.take_seat(table.code, _body().get("name"), phone_secrets(code))
+    return jsonify(seat=seat.number, seat_token=secret, version=after.version), 201
 
 
 @bp.put("/<code>/seats/<int:number>")
 @wrong_code_limit
 def update_seat(code: str, number: int):
-    """Store a seat's draft with its own secret or the host's: any of
-    ``{"kingdom": [[4 card ids or null] × 4], "legends": [ids], "done": bool}``
-    (the kingdom may also be 16 cells row by row; what is left out stays).
+    """Store a seat's draft, with its own secret or the host's: any of
+    ``{"kingdom": 16 card ids or null row by row (or 4 rows of 4), "legends":
+    [ids], "done": bool, "base": {"kingdom", "legends"}}`` (what is left out
+    stays). With ``base`` (the kingdom as the page showed it before its
+    changes), only what differs from it is written: two pages on one seat keep
+    each other's changes. The seat pages send exactly this.
 
-    200 with the seat (see :func:`_seat`): its rows and total so far, scored by the engine.
+    200 with the seat (see :func:`_seat`): what it holds now, its rows and
+    total so far scored by the engine, and the table's ``version``.
     """
-    table = _table(code)
-    ruleset = table.ruleset  # read before the change: the commit expires what the session holds
-    body = _body()
-    done = body.get("done")
-    if done is not None and not isinstance(done, bool):
-        raise Refused(400, [GameError("done-not-boolean")])
-    seat = _do(
-        store.update_seat,
-        table,
-        number,
-        _bearer(),
-        cells=body.get("kingdom"),
-        legends=body.get("legends"),
-        done=done,
-    )
-    return jsonify(_seat(seat, ruleset))
+    table = find_table(code)
+    who = table.seat(number).who()
+    after = service.save_draft(table.code, number, phone_secrets(code), model.read_draft(_body(), who))
+    return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
 @bp.post("/<code>/seats/<int:number>/check")
 @wrong_code_limit
 def check(code: str, number: int):
     """Another seat (its secret) checked seat *number*'s kingdom against the
-    cards on the table. 200 with the checked seat; 409 for one's own kingdom
-    or one not marked done."""
-    table = _table(code)
-    _do(store.check, table, number, _bearer())
-    return jsonify(_seat(_seat_state(table, number), table.ruleset))
+    cards on the table, as it looked at it: ``{"seen": {"kingdom", "legends"}}``
+    (required). 200 with the checked seat; 409 for a kingdom this phone holds
+    or entered, one not marked done, or one changed since it was looked at."""
+    table = find_table(code)
+    seen = _seen(table, number, _body(optional=True))
+    after = service.check(table.code, number, phone_secrets(code), seen)
+    return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
 @bp.post("/<code>/seats/<int:number>/wrong")
 @wrong_code_limit
 def wrong(code: str, number: int):
-    """Another seat reports "something is wrong": ``{"cell": 0..15}`` (row by
-    row). The seat is no longer done; its owner's phone shows the cell. 200 with the seat."""
-    table = _table(code)
-    _do(store.report_wrong, table, number, _bearer(), _body().get("cell"))
-    return jsonify(_seat(_seat_state(table, number), table.ruleset))
+    """Another seat reports "something is wrong": ``{"cell": 0..15, "seen":
+    {"kingdom", "legends"}}`` (row by row). The seat is no longer done; its
+    owner's phone shows the cell. 200 with the seat."""
+    table = find_table(code)
+    body = _body()
+    seen = _seen(table, number, body)
+    after = service.report_wrong(table.code, number, phone_secrets(code), body.get("cell"), seen)
+    return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
 @bp.post("/<code>/lock")
@@ -240,15 +184,14 @@ def lock(code: str):
     409 with every reason while a seat is not done, not checked, reported
     wrong, or the game as a whole is refused (a Legend claimed twice, R6.1).
     """
-    table = _table(code)
-    token = _bearer()
+    table = find_table(code)
     body = _body(optional=True)
     group = None
     if body.get("group") is not None:
         group = find_group(str(body["group"]))
         if group is None or not opens(group, str(body.get("invite") or "")):
-            raise Refused(400, [GameError("group-unknown")])
-    saved, secret = _do(store.lock, table, token, group)
+            raise GameErrors([GameError("group-unknown")])
+    saved, secret = service.lock(table.code, phone_secrets(code), group)
     return jsonify(
         game_url=url_for("games.show", public_id=saved.public_id, _external=True),
         edit_url=url_for("games.manage", public_id=saved.public_id, secret=secret, _external=True),
@@ -264,98 +207,61 @@ def again(code: str):
 
     201 ``{"code", "url"}``.
     """
-    table = _table(code)
+    table = find_table(code)
     body = _body(optional=True)
     played_on = _date(body["played_on"]) if body.get("played_on") is not None else None
-    following = _do(store.play_again, table, _bearer(), played_on)
+    following = service.play_again(table.code, phone_secrets(code), played_on)
     return jsonify(code=following.code, url=_join_url(following.code)), 201
 
 
 # -- the answers' shapes
 
 
-def _state(state: store.TableState, viewer: store.Viewer, edit_secret: str | None) -> dict[str, Any]:
-    """``{"code", "url", "ruleset", "played_on", "checks_required", "locked",
-    "version", "expires_at", "seats": [seat, …], "game_url", "next_code",
-    "next_url", "you": {"host", "seats"}, "edit_url"}`` (``game_url`` once
-    locked, ``next_*`` after "Play again", ``edit_url`` for the host once locked)."""
-    shape: dict[str, Any] = {
-        "code": state.code,
-        "url": _join_url(state.code),
-        "ruleset": state.ruleset,
-        "played_on": state.played_on.isoformat(),
-        "checks_required": state.checks_required,
-        "locked": state.locked,
-        "version": state.version,
-        "expires_at": None if state.locked else state.expires_at.isoformat(timespec="seconds"),
-        "seats": [_seat(seat, state.ruleset) for seat in state.seats],
-        "you": {"host": viewer.host, "seats": sorted(viewer.seats)},
+def _state(table: Table) -> dict[str, Any]:
+    """The table (:func:`~scorekeeper.table.model.table_dict`: what every
+    announcement carries), each seat with its points so far (:func:`_seat`),
+    with ``"url"``, ``"you": {"host", "seats"}`` for the secret sent,
+    ``"game_url"`` once locked, ``"next_url"`` after "Play again", and the
+    host's ``"edit_url"`` once locked."""
+    phone = model.identify(table, [bearer()])
+    shape: dict[str, Any] = model.table_dict(table) | {
+        "url": _join_url(table.code),
+        "seats": [_seat(table, seat) for seat in table.seats],
+        "you": {"host": phone.host, "seats": sorted(phone.seats)},
     }
-    if state.game_id is not None:
-        shape["game_url"] = url_for("games.show", public_id=state.game_id, _external=True)
-        if edit_secret is not None:
-            shape["edit_url"] = url_for("games.manage", public_id=state.game_id, secret=edit_secret, _external=True)
-    if state.next_code is not None:
-        shape["next_code"], shape["next_url"] = state.next_code, _join_url(state.next_code)
+    if table.game_id is not None:
+        shape["game_url"] = url_for("games.show", public_id=table.game_id, _external=True)
+        edit = service.edit_link_secret(table, phone)
+        if edit is not None:
+            shape["edit_url"] = url_for("games.manage", public_id=table.game_id, secret=edit, _external=True)
+    if table.next_code is not None:
+        shape["next_url"] = _join_url(table.next_code)
     return shape
 
 
-def _seat(seat: store.SeatState, ruleset: str) -> dict[str, Any]:
-    """``{"seat", "name", "cards_entered", "done", "checked_by", "wrong_cell",
-    "wrong_by", "kingdom": 4 × 4 ids or null, "legends", "legend_clashes":
-    [{"legend", "seats"}], "rows": {row: points}, "total", "points": 16 × the
-    points each card scored or null}``: rows, total and points so far by the
-    engine (R3–R6; a blank cell scores nothing and connects nothing)."""
-    preview = kingdom_preview(ruleset, seat.cells, seat.legends)
-    return {
-        "seat": seat.number,
-        "name": seat.name,
-        "cards_entered": seat.cards_entered,
-        "done": seat.done,
-        "checked_by": seat.checked_by,
-        "wrong_cell": seat.wrong_cell,
-        "wrong_by": seat.wrong_by,
-        "kingdom": seat.rows,
-        "legends": list(seat.legends),
-        "legend_clashes": [{"legend": legend, "seats": list(seats)} for legend, seats in seat.legend_clashes.items()],
+def _seat(table: Table, seat: Seat) -> dict[str, Any]:
+    """The seat (:func:`~scorekeeper.table.model.seat_dict`) with ``"rows":
+    {row: points}``, ``"total"`` and ``"points"`` (16 × the points each card
+    scored, or null) so far, by the engine (R3–R6; a blank cell scores
+    nothing and connects nothing)."""
+    preview = kingdom_preview(table.ruleset, seat.cells, seat.legends)
+    return model.seat_dict(table, seat) | {
         "rows": preview.rows if preview else None,
         "total": preview.total if preview else None,
         "points": list(preview.points) if preview else None,
     }
 
 
-def _seat_state(table: ScoreTable, number: int) -> store.SeatState:
-    found = store.state(table).seat(number)
-    if found is None:
-        raise Refused(404, [store.NoSuchTable("seat-not-found", seat=number)])
-    return found
-
-
 # -- reading requests
 
 
-def _table(code: str) -> ScoreTable:
-    """The table of *code*, or 404 (counted as a wrong code, like a failed login)."""
-    table = store.find(code)
-    if table is None:
-        count_wrong_code()
-        raise Refused(404, [store.NoSuchTable("table-not-found")])
-    return table
-
-
-def _do(call: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a store function, turning its refusals into answers."""
-    try:
-        return call(*args, **kwargs)
-    except (GameError, GameErrors) as error:
-        raise _refusing(error) from None
-
-
-def _bearer() -> str | None:
-    """The secret of ``Authorization: Bearer <token>``, or ``None``."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
+def _seen(table: Table, number: int, body: dict[str, Any]) -> model.Shown:
+    """The kingdom as the checker looked at it (``"seen"``), once the phone may check
+    seat *number* at all (a refusal for who asks comes before one for what it sent)."""
+    refusal = model.check_refusal(table, number, this_phone(table), None)
+    if refusal is not None:
+        raise refusal
+    return model.read_shown(body.get("seen"), table.seat(number).who())
 
 
 def _body(optional: bool = False) -> dict[str, Any]:
@@ -368,7 +274,7 @@ def _body(optional: bool = False) -> dict[str, Any]:
     except RecursionError:
         data = None
     if not isinstance(data, dict):
-        raise Refused(400, [GameError("body-not-object")])
+        raise GameErrors([GameError("body-not-object")])
     return data
 
 
@@ -381,14 +287,9 @@ def _date(value: object) -> date:
             raise ValueError
         return date.fromisoformat(value)
     except ValueError:
-        raise Refused(400, [GameError("date-invalid", value=str(value)[:40])]) from None
+        raise GameErrors([GameError("date-invalid", value=str(value)[:40])]) from None
 
 
 def _join_url(code: str) -> str:
     """The join link ``/t/<code>`` (the shared-table pages answer it)."""
     return f"{request.url_root}t/{code}"
-
-
-def _words() -> Words:
-    """The sentence writer in the request's language, without the pages' name isolates."""
-    return Words(get_translations(), str(get_locale() or "en"))

@@ -8,8 +8,12 @@
   var form = palette && document.getElementById(palette.getAttribute("aria-controls"));
   if (!form || !palette || !window.fetch) { return; }
   // changed(): a change was kept (or undone); scored(panel): its points came;
-  // apply(field, value): an undo step of the page's own (true when handled)
-  var hooks = { changed: function () {}, scored: function () {}, apply: function () { return false; } };
+  // apply(field, value): an undo step of the page's own (true when handled);
+  // preview(panel): true when the page brings the points itself (a seat's draft answers with them)
+  var hooks = {
+    changed: function () {}, scored: function () {}, apply: function () { return false; },
+    preview: function () { return false; }
+  };
   var cards = {}, byKey = {}, byCode = {}, current = "", undos = [], redos = [], timers = {}, asked = {};
   palette.querySelectorAll("[data-card]").forEach(function (b) {
     cards[b.dataset.card] = { sym: b.querySelector(".sym").textContent, code: b.dataset.code, name: b.dataset.name };
@@ -121,25 +125,31 @@
   }
 
   function preview(panel) {
+    if (hooks.preview(panel)) { return; }
     var i = panel.dataset.player, selects = panel.querySelectorAll(".cell-input input");
     var legends = Array.prototype.map.call(panel.querySelectorAll(".legend-list input:checked"), function (x) { return x.value; });
     var cells = Array.prototype.map.call(selects, function (s) { return s.value; });
     var ask = asked[i] = (asked[i] || 0) + 1;
     post({ ruleset: ruleset(), cells: cells, legends: legends }).then(function (answer) {
-      if (ask !== asked[i] || !answer.rows) { return; }
-      var table = document.getElementById("preview-" + i);
-      table.hidden = false;
-      Object.keys(answer.rows).forEach(function (row) {
-        table.querySelector("[data-row=" + row + "]").textContent = answer.rows[row];
-      });
-      table.querySelector("[data-row=total]").textContent = answer.total;
-      hooks.scored(panel);
-      selects.forEach(function (s, m) {
-        var p = answer.points[m];
-        s.cellButton.dataset.pts = p === null ? "" : (p > 0 ? "+" : "") + p;
-        paint(s);
-      });
-    }).catch(function () { /* offline: the sheet still scores on submit */ });
+      if (ask === asked[i]) { points(panel, answer); }
+    }).catch(function () { points(panel, null); });  // offline: unknown (the sheet still scores on submit)
+  }
+
+  // The engine's rows, total and cell points of a kingdom ({rows, total, points}), or null: unknown ("–").
+  function points(panel, answer) {
+    var table = document.getElementById("preview-" + panel.dataset.player);
+    if (answer && !answer.rows) { return; }
+    table.hidden = false;
+    table.querySelectorAll("[data-row]").forEach(function (cell) {
+      var row = cell.dataset.row;
+      cell.textContent = !answer ? "–" : row === "total" ? answer.total : answer.rows[row];
+    });
+    if (answer) { hooks.scored(panel); }
+    panel.querySelectorAll(".cell-input input").forEach(function (s, m) {
+      var p = answer ? answer.points[m] : null;
+      s.cellButton.dataset.pts = p === null ? "" : (p > 0 ? "+" : "") + p;
+      paint(s);
+    });
   }
 
   // The text box: four lines of four cards fill the grid once the engine accepts them;
@@ -317,6 +327,7 @@
     apply: apply,
     keep: keep,
     schedule: schedule,
+    points: points,
     paint: paint,
     remember: remember,
     forget: function () { undos = []; redos = []; tools(); }

@@ -1,97 +1,199 @@
-// A shared table's pages: the live part (seats, cards, done, checked) polled
-// with ETag and 304 once a second, every phone moved to the sheet once the
-// table is locked, and a seat's kingdom stored as a draft at every change (kept
-// in the tab until the server has it).
-// Without this file the pages work with "Refresh" and "Save" buttons.
+// A shared table's pages, live: every change of the table is pushed to the page over a
+// WebSocket (Socket.IO's protocol, spoken by the browser's own WebSocket: the server is
+// Flask-SocketIO, scorekeeper/table/live.py), and a seat's kingdom is sent as drafts to the
+// JSON API at every change (kept in the tab until the server has it).
+// Everything received carries the table's version: the page never shows an older state than
+// one it has shown. Without a stream (a proxy that cuts it) the live part is asked for every
+// 10 s; without this file the pages work with "Refresh" and "Save" buttons.
 (function () {
   "use strict";
-  if (!window.fetch) { return; }
-  var DRAFTS = "scorekeeper.seat:", live = document.getElementById("live");
-  var tableChanged = function () {};  // a seat's page asks what its seat holds now
-  if (live) {
-    var etag = null, url = live.dataset.live, locked = live.hasAttribute("data-locked");
-    if (locked) {  // a seat's draft kept in this tab is never sent now
-      try {
-        Object.keys(sessionStorage).forEach(function (k) {
-          if (k.indexOf(DRAFTS + live.dataset.table + "/seat/") === 0) { sessionStorage.removeItem(k); }
-        });
-      } catch (e) { /* no storage */ }
-    }
-    var refresh = document.getElementById("refresh");
-    if (refresh) { refresh.hidden = true; }
-    var poll = function () {
-      var headers = etag ? { "If-None-Match": etag } : {};
-      fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" }).then(function (r) {
-        if (r.status !== 200) { return null; }
-        if (etag) { tableChanged(); }
-        etag = r.headers.get("ETag");
-        // locked meanwhile: the sheet; on the sheet, "Play again" pressed (whenever: before
-        // this page's first poll too): the table's page shows the way to the new table
-        if (r.headers.get("X-Table-Locked") === "1" && (!locked || r.headers.get("X-Table-Next") === "1")) {
-          window.location.href = live.dataset.table;
-          return null;
-        }
-        return locked ? null : r.text();
-      }).then(function (html) {
-        if (html === null || html === undefined) { return; }
-        var box = document.createElement("div");
-        box.innerHTML = html;
-        var fresh = box.querySelector("#live");
-        if (fresh && fresh.innerHTML !== live.innerHTML) { live.innerHTML = fresh.innerHTML; }
-      }).catch(function () { /* offline for a moment: ask again */ }).then(function () {
-        setTimeout(poll, 1000);
+  if (!window.fetch || !window.WebSocket) { return; }
+  var live = document.getElementById("live"), status = document.getElementById("live-status");
+  if (!live) { return; }
+  var DRAFTS = "scorekeeper.seat:", SLOW_POLL = 10000, LIMIT = 10000;
+  var shown = { version: +live.dataset.version, look: live.dataset.look }, latest = null, etag = null;
+  var locked = live.hasAttribute("data-locked"), asking = false, again = false, stream = null, leaving = false;
+  var seatPage = { table: function () {}, online: function () {}, quiet: function () { return ""; } };
+  var troubles = {};
+
+  // A request that gives up after LIMIT ms (a request that never answers stops nothing).
+  function ask(url, options) {
+    var control = new AbortController(), timer = setTimeout(function () { control.abort(); }, LIMIT);
+    options.signal = control.signal;
+    options.credentials = "same-origin";
+    return fetch(url, options).finally(function () { clearTimeout(timer); });
+  }
+  // What the page tells its player about the connection, at its top: the worst of its troubles.
+  function trouble(kind, text) {
+    troubles[kind] = text || "";
+    var say = seatPage.quiet() || troubles.offline || troubles.stale || "";
+    status.textContent = say;
+    status.hidden = !say;
+  }
+  function offline() { trouble("offline", status.dataset.offline); }
+
+  // -- the live part: counts patched in place, the rest asked for anew when it changed
+
+  function counts(table) {
+    var format = live.dataset.cards;
+    table.seats.forEach(function (seat) {
+      live.querySelectorAll(".seat-cards[data-seat='" + seat.seat + "']").forEach(function (span) {
+        span.textContent = format.replace("9999", seat.cards_entered);
       });
-    };
-    setTimeout(poll, locked ? 1000 : 0);
+    });
+  }
+  function received(table) {  // a change pushed over the stream
+    if (table.version <= shown.version) { return; }
+    latest = table;
+    seatPage.table(table);
+    if (table.locked && (!locked || table.next_code)) { leave(); return; }
+    if (table.look !== shown.look) { refresh(); return; }
+    counts(table);
+    shown.version = table.version;
+  }
+  function leave() {
+    if (!leaving) { leaving = true; window.location.href = live.dataset.table; }
+  }
+  // The live part as the server renders it for this phone now (after a reconnection, a change
+  // of more than the counts, and every SLOW_POLL ms without a stream).
+  function refresh() {
+    if (asking) { again = true; return; }
+    asking = true;
+    var headers = etag ? { "If-None-Match": etag } : {};
+    ask(live.dataset.live, { headers: headers, cache: "no-store" }).then(function (r) {
+      if (r.status === 304) { return null; }
+      if (r.status !== 200) { throw r.status; }
+      etag = r.headers.get("ETag");
+      return r.text();
+    }).then(function (html) {
+      trouble("stale", "");
+      trouble("offline", "");
+      if (html === null) { return; }
+      var box = document.createElement("div");
+      box.innerHTML = html;
+      var fresh = box.querySelector("#live"), version = +fresh.dataset.version;
+      if (version < shown.version) { again = true; return; }  // older than what is shown: never backwards
+      if ((fresh.hasAttribute("data-locked") && !locked) || (fresh.dataset.next && !live.dataset.next)) {
+        leave();  // locked meanwhile: the sheet; on the sheet, "Play again" pressed: the way to the new table
+        return;
+      }
+      shown = { version: version, look: fresh.dataset.look };
+      live.innerHTML = fresh.innerHTML;
+      if (latest && latest.version > version) {  // pushed while this was on its way
+        if (latest.look !== shown.look) { again = true; } else { counts(latest); shown.version = latest.version; }
+      }
+    }).catch(function (failure) {
+      if (typeof failure === "number") { trouble("stale", status.dataset.stale); } else { offline(); }
+    }).then(function () {
+      asking = false;
+      if (again) { again = false; refresh(); }
+    });
   }
 
-  // A seat's kingdom: every change stored on the server (a draft), a moment after the last,
-  // one request at a time, with what the page started from (base): the server writes only
-  // this page's changes, so two pages on one seat (its phone and the host's, two tabs) keep
-  // each other's, and its answer (what the seat holds now) is shown. Until the server has
-  // it, the draft is kept in this tab too (sessionStorage, per seat): a reload loses no tap.
+  // -- the stream: Engine.IO 4 and Socket.IO 5 over a WebSocket (open, ping/pong, connect, events)
+
+  var socket = null, open = false, wait = 1000, retry = null, watchdog = null, poll = null;
+  function connect() {
+    clearTimeout(retry);
+    if (socket || leaving) { return; }
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    try {
+      socket = new WebSocket(scheme + window.location.host + "/socket.io/?EIO=4&transport=websocket");
+    } catch (e) { dropped(); return; }
+    var beat = 0;
+    function alive() {  // the server pings every interval; silence longer than that and its timeout: gone
+      clearTimeout(watchdog);
+      watchdog = setTimeout(function () { if (socket) { socket.close(); } }, beat);
+    }
+    socket.onmessage = function (message) {
+      var data = message.data, kind = data.charAt(0);
+      if (kind === "0") {  // Engine.IO open: ask to watch the table
+        var handshake = JSON.parse(data.slice(1));
+        beat = handshake.pingInterval + handshake.pingTimeout;
+        alive();
+        socket.send("40" + JSON.stringify({ ticket: live.dataset.ticket }));
+      } else if (kind === "2") {
+        socket.send("3");
+        alive();
+      } else if (data.slice(0, 2) === "40") {  // watching: catch up from the version shown
+        open = true;
+        wait = 1000;
+        clearInterval(poll);
+        poll = null;
+        refresh();
+      } else if (data.slice(0, 2) === "42") {
+        var event = JSON.parse(data.slice(2));
+        if (event[0] === "table") { received(event[1]); }
+      } else if (data.slice(0, 2) === "44") {  // refused (an old page's ticket): poll instead
+        socket.close();
+      }
+    };
+    socket.onclose = dropped;
+  }
+  function dropped() {
+    clearTimeout(watchdog);
+    if (socket) { socket.onclose = null; socket.onmessage = null; }
+    socket = null;
+    open = false;
+    if (leaving) { return; }
+    if (!poll) { poll = setInterval(refresh, SLOW_POLL); }
+    retry = setTimeout(connect, wait);
+    wait = Math.min(wait * 2, 30000);
+  }
+  function now() {  // back online, or back in sight: reconnect at once and catch up
+    if (!socket) { wait = 1000; connect(); } else if (open) { refresh(); }
+  }
+  window.addEventListener("online", function () { trouble("offline", ""); now(); seatPage.online(); });
+  window.addEventListener("offline", offline);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { now(); } });
+  window.addEventListener("pagehide", function () { leaving = true; if (socket) { socket.close(); } });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; now(); } });
+  var refreshButton = document.getElementById("refresh");
+  if (refreshButton) { refreshButton.hidden = true; }
+  if (locked) {  // a seat's draft kept in this tab is never sent now
+    try {
+      Object.keys(sessionStorage).forEach(function (k) {
+        if (k.indexOf(DRAFTS + live.dataset.table + "/seat/") === 0) { sessionStorage.removeItem(k); }
+      });
+    } catch (e) { /* no storage */ }
+  }
+  connect();
+
+  // -- a seat's kingdom: every change sent to the API as a draft, a moment after the last, one
+  // at a time, with what the page's changes started from (base): the server writes only this
+  // page's changes (two pages on one seat keep each other's) and answers what the seat holds
+  // then, with its points, which the page shows unless it was tapped meanwhile. Until the server
+  // has it, the draft is kept in this tab too (sessionStorage): a reload loses no tap.
+
   var form = document.getElementById("seat-form"), entry = window.KingdomEntry;
   if (!form || !entry) { return; }
-  var status = document.getElementById("save-status"), timer = null, pending = false, sending = false;
-  var leaving = false;
-  var key = DRAFTS + form.getAttribute("action");
-  // What the server holds, as the page was sent; then as each answer says.
-  var acked = entered(JSON.parse(form.dataset.stored)), done = JSON.parse(form.dataset.stored).done;
-  // The form's base: what its changes are written against, by drafts and by its own buttons ("Done").
-  function hold(kingdom) { acked = form.elements.base.value = kingdom; }
+  var panel = form.querySelector("fieldset.player"), key = DRAFTS + form.getAttribute("action");
+  var saveStatus = document.getElementById("save-status"), stored = JSON.parse(form.dataset.stored);
+  var number = +panel.closest("form").getAttribute("action").split("/").pop();
+  var acked = { version: stored.version, kingdom: stored.kingdom, legends: stored.legends, done: stored.done };
+  var base = kingdomOf(acked), pending = false, sending = false, wantDone = null, timer = null, refused = false;
   document.getElementById("save").hidden = true;
 
-  // A kingdom as one string: its 16 cells (card ids, "" for none) and its Legends.
-  function entered(kingdom) {
+  // A kingdom as one string: its 16 cells (card ids, null for none) and its Legends, sorted.
+  function kingdomOf(seat) {
+    var cells = seat.kingdom.length === 4 ? [].concat.apply([], seat.kingdom) : seat.kingdom;
+    return JSON.stringify({ kingdom: cells.map(function (c) { return c || null; }), legends: seat.legends.slice().sort() });
+  }
+  function entered() {
     var values = function (list) { return Array.prototype.map.call(list, function (x) { return x.value; }); };
-    kingdom = kingdom || {
-      cells: values(form.querySelectorAll(".cell-input input")),
-      legends: values(form.querySelectorAll(".legend-list input:checked"))
-    };
-    return JSON.stringify({ cells: kingdom.cells, legends: kingdom.legends.slice().sort() });
+    return kingdomOf({ kingdom: values(form.querySelectorAll(".cell-input input")), legends: values(form.querySelectorAll(".legend-list input:checked")) });
   }
   function show(text) {
     var kingdom = JSON.parse(text);
     form.querySelectorAll(".cell-input input").forEach(function (cell, m) {
-      if (cell.value !== kingdom.cells[m]) { entry.apply(cell, kingdom.cells[m]); }
+      if ((cell.value || null) !== kingdom.kingdom[m]) { entry.apply(cell, kingdom.kingdom[m] || ""); }
     });
     form.querySelectorAll(".legend-list input").forEach(function (box) {
       var claimed = kingdom.legends.indexOf(box.value) >= 0;
       if (box.checked !== claimed) { entry.apply(box, claimed); }
     });
   }
-  // The changes from base to mine put on now (what the server merges the same way).
-  function onto(now, base, mine) {
-    now = JSON.parse(now); base = JSON.parse(base); mine = JSON.parse(mine);
-    var has = function (list, x) { return list.indexOf(x) >= 0; };
-    var legends = now.legends.filter(function (l) { return has(mine.legends, l) || !has(base.legends, l); });
-    return entered({
-      cells: now.cells.map(function (card, m) { return mine.cells[m] !== base.cells[m] ? mine.cells[m] : card; }),
-      legends: legends.concat(mine.legends.filter(function (l) { return !has(base.legends, l) && !has(legends, l); }))
-    });
-  }
-  // The kept draft, {draft: the latest entry, base: what it started from}; null removes it.
-  function kept(record) {
+  function kept(record) {  // the draft kept in the tab: {draft, base, done}; null removes it
     try {
       if (record === undefined) {
         record = JSON.parse(sessionStorage.getItem(key));
@@ -101,88 +203,111 @@
     } catch (e) { /* no storage: the server's draft alone */ }
     return null;
   }
-  // The server holds now: shown, with the taps made while the draft was on its way.
-  function landed(sent, now) {
-    var mine = entered();
-    hold(now);
-    if (mine !== sent) { now = onto(now, sent, mine); }
-    if (now !== mine) { show(now); }
-    kept(entered() === acked ? null : { draft: entered(), base: acked });
-  }
+  function cardsHere() { return JSON.parse(entered()).kingdom.filter(function (c) { return c; }).length; }
+  seatPage.quiet = function () {  // what is not sent yet, said while offline
+    if (!troubles.offline || !(pending || sending)) { return ""; }
+    return wantDone ? form.dataset.doneLater : form.dataset.offline.replace("9999", cardsHere());
+  };
 
-  function save(leaving) {
+  function send(keepalive) {
     clearTimeout(timer);
-    if (!pending || (sending && !leaving)) { return; }  // the answer sends what came meanwhile
+    if (!pending || refused || (sending && !keepalive)) { return; }  // the answer sends what came meanwhile
     pending = false;
     sending = true;
-    var sent = entered(), body = new FormData(form);
-    body.delete(form.querySelector("textarea").name);  // text not read yet stays on this phone
-    body.set("action", "save");
-    body.set("base", acked);
-    fetch(form.getAttribute("action"), {  // not form.action: the buttons named "action" hide it
-      method: "POST", body: body, credentials: "same-origin", keepalive: !!leaving,
-      headers: { "X-Draft": "1", "X-CSRFToken": body.get("csrf_token") }
+    var sent = entered(), body = JSON.parse(sent);
+    body.base = JSON.parse(base);
+    if (wantDone !== null) { body.done = wantDone; }
+    ask(form.dataset.api, {
+      method: "PUT", keepalive: !!keepalive, body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + form.dataset.secret }
     }).then(function (r) {
-      return r.status === 200 ? r.json().then(function (kingdom) { return [r, kingdom]; }) : [r, null];
+      return r.json().then(function (answer) { return [r.status, answer]; }, function () { return [r.status, null]; });
     }).then(function (answer) {
-      var r = answer[0];
       sending = false;
-      if (answer[1]) {
-        landed(sent, entered(answer[1]));
-      } else if ([403, 404, 409, 422].indexOf(r.status) >= 0) {
-        kept(null);  // refused (the table locked, the seat not this phone's): never sent again
-      } else {
-        pending = true;  // expired page, rate limit, server trouble: sent again with the next change or a reload
-        if (r.status !== 400) { timer = setTimeout(save, 5000); }  // and by itself a moment later
+      trouble("offline", "");
+      if (answer[0] === 200) { landed(sent, answer[1]); return; }
+      if (answer[0] === 429 || answer[0] >= 500) {  // the server busy: again a moment later
+        pending = true;
+        saveStatus.textContent = form.dataset.unsaved;
+        timer = setTimeout(send, 5000);
+        return;
       }
-      status.textContent = answer[1] ? (pending ? "" : form.dataset.saved) : form.dataset.unsaved;
-      if (answer[1]) { save(); }
-    }).catch(function () {  // offline: sent again when the phone is back (or at the next change)
+      refused = true;  // refused (locked, not this phone's, a kingdom not complete): never sent again as it is
+      kept(null);
+      if (answer[0] === 409) { leave(); return; }
+      var errors = answer[1] && answer[1].errors;
+      saveStatus.textContent = errors && errors.length ? errors.join(" ") : form.dataset.refused;
+      if (wantDone) { wantDone = null; refused = false; }  // "Done" too early: the cards still count
+    }).catch(function () {  // offline or no answer in time: sent again when the phone is back
       sending = false;
-      status.textContent = form.dataset.unsaved;
       pending = true;
-      timer = setTimeout(save, 3000);
+      saveStatus.textContent = form.dataset.unsaved;
+      entry.points(panel, null);
+      offline();
+      timer = setTimeout(send, 5000);
     });
   }
-
-  var record = kept();
-  if (record) {  // taps the server may not have got (a reload before they landed): put on what it holds, sent
-    var mine = onto(acked, record.base, record.draft);
-    kept(null);
-    if (mine !== acked) {
-      show(mine);
-      kept({ draft: mine, base: acked });
+  // The server holds *answer* now (version, kingdom, legends, done, points): the base of what the
+  // page sends next is what it sent; shown if nothing was tapped meanwhile, with its points.
+  function landed(sent, answer) {
+    base = sent;
+    if (answer.version > acked.version) { acked = answer; }
+    var now = kingdomOf(answer);
+    if (entered() === sent) {
+      if (now !== sent) { show(now); }
+      base = now;
+      entry.points(panel, answer);
+      kept(null);
+      saveStatus.textContent = form.dataset.saved;
+      if (wantDone === true && answer.done) { leave(); } else if (wantDone === false && !answer.done) { window.location.reload(); }
+    } else {
       pending = true;
-      save();
+      send();
     }
   }
-  // The table changed (another page on this seat, perhaps): what the seat holds now, shown
-  // unless this page has a draft of its own on the way (its answer brings the same); the
-  // page anew when the seat is no longer (or now) done: a check found a wrong card, say.
-  tableChanged = function () {
-    if (pending || sending) { return; }
-    fetch(form.getAttribute("action"), { headers: { "X-Draft": "1" }, credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.status === 200 ? r.json() : null; })
-      .then(function (kingdom) {
-        if (!kingdom || pending || sending) { return; }
-        if (kingdom.done !== done) {  // its buttons, marks: the page anew (unless it is being left)
-          if (!leaving) { window.location.reload(); }
-          return;
-        }
-        hold(entered(kingdom));
-        if (acked !== entered()) { show(acked); }
-      }).catch(function () { /* asked again at the next change */ });
+  seatPage.table = function (table) {  // a change pushed: this seat's, from another page, is shown
+    var seat = table.seats.filter(function (s) { return s.seat === number; })[0];
+    if (!seat || table.version <= acked.version) { return; }
+    acked = { version: table.version, kingdom: seat.kingdom, legends: seat.legends, done: seat.done };
+    if (seat.done !== stored.done && wantDone === null) { if (!leaving) { window.location.reload(); } return; }
+    if (pending || sending) { return; }  // its answer brings the seat as it is then
+    var now = kingdomOf(acked);
+    if (now !== entered()) { show(now); base = now; }
   };
+  seatPage.online = function () { send(); };
+  entry.hooks.preview = function () { return pending || sending; };  // the draft's answer brings the points
   entry.hooks.changed = function () {
     var record = kept();
-    kept({ draft: entered(), base: record ? record.base : acked });
+    kept({ draft: entered(), base: record ? record.base : base, done: wantDone });
     pending = true;
-    status.textContent = "";
+    refused = false;
+    saveStatus.textContent = "";
     clearTimeout(timer);
-    timer = setTimeout(save, 300);
+    timer = setTimeout(send, 300);
   };
-  form.addEventListener("submit", function () { pending = false; clearTimeout(timer); });
-  window.addEventListener("pagehide", function () { save(true); });
-  window.addEventListener("beforeunload", function () { leaving = true; });
-  window.addEventListener("online", function () { save(); });
+  // "Done", "Not done yet": a draft too, kept and sent later when offline (the page stays).
+  form.addEventListener("submit", function (e) {
+    var action = e.submitter && e.submitter.value;
+    if (action !== "done" && action !== "undone") { return; }
+    e.preventDefault();
+    wantDone = action === "done";
+    kept({ draft: entered(), base: base, done: wantDone });
+    pending = true;
+    refused = false;
+    send();
+  });
+  window.addEventListener("pagehide", function () { send(true); });
+
+  var record = kept();
+  if (record) {  // taps the server may not have got (a reload before they landed): sent with their base
+    base = record.base;
+    wantDone = record.done === undefined ? null : record.done;
+    if (record.draft !== kingdomOf(acked) || wantDone !== null) {
+      show(record.draft);
+      pending = true;
+      send();
+    } else {
+      kept(null);
+    }
+  }
 })();

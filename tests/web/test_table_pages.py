@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from scorekeeper.store.tables import CODE_ALPHABET
+from scorekeeper.table.model import CODE_ALPHABET
 
 CASE19 = json.loads((Path(__file__).parents[1] / "data" / "cases" / "19-four-players.json").read_text())
 
@@ -34,6 +34,22 @@ def seat_fields(player: dict, action: str = "done") -> dict:
     data["seat-legends"] = list(player.get("legends", []))
     data["action"] = action
     return data
+
+
+def check_page(phone, code: str, number: int, action: str = "checked", cell: str | None = None, seen=None):
+    """Post seat *number*'s check page as a browser does: with the kingdom it showed (``seen``)."""
+    page = soup(phone.get(f"/t/{code}/check/{number}"))
+    data = {"action": action, "seen": seen or page.find("input", attrs={"name": "seen"})["value"]}
+    if cell is not None:
+        data["cell"] = cell
+    return phone.post(f"/t/{code}/check/{number}", data=data)
+
+
+def secret_of(phone, code: str, number: int) -> dict:
+    """The Authorization header the seat page's script sends its drafts to the API with."""
+    form = soup(phone.get(f"/t/{code}/seat/{number}")).find(id="seat-form")
+    assert form["data-api"] == f"/api/tables/{code}/seats/{number}"
+    return {"Authorization": f"Bearer {form['data-secret']}"}
 
 
 def test_the_home_page_starts_a_table_in_one_tap(client):
@@ -100,14 +116,14 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     refused = client.post(f"/t/{code}/host", data={"action": "lock"})
     assert refused.status_code == 409 and soup(refused).find(id="table-errors")
     # seat 2 finds a wrong cell in seat 1; seat 1's phone sees it
-    assert phones[1].post(f"/t/{code}/check/1", data={"action": "wrong", "cell": "5"}).status_code == 303
+    assert check_page(phones[1], code, 1, "wrong", "5").status_code == 303
     note = " ".join(soup(phones[0].get(f"/t/{code}")).find(id="table-notes").get_text().split())
     assert "Bo says the card in row 2, column 2 of your kingdom is wrong." in note  # Ada's own phone
     assert "something is wrong" in soup(phones[0].get(f"/t/{code}/seat/1")).find(id="seats").get_text()
     assert phones[0].post(f"/t/{code}/seat/1", data=seat_fields(players[0])).status_code == 303
     for n in range(4):
         checker = phones[(n + 1) % 4]
-        assert checker.post(f"/t/{code}/check/{n + 1}", data={"action": "checked"}).status_code == 303
+        assert check_page(checker, code, n + 1).status_code == 303
     assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
     expected = {"Ada": 31, "Bo": 34, "Cy": 18, "Di": 34}
     for phone in phones:
@@ -122,15 +138,14 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     history = soup(client.get("/games"))
     assert not history.find(id="no-group") and "Ada" in history.get_text()
     # the sheet's first look at the live part says locked, no new table yet
-    before = phones[2].get(f"/t/{code}/live")
-    assert (before.headers["X-Table-Locked"], before.headers["X-Table-Next"]) == ("1", "0")
+    before = soup(phones[2].get(f"/t/{code}/live")).find(id="live")
+    assert before.has_attr("data-locked") and not before.has_attr("data-next")
     # play again: same seats; each phone takes its seat back in one tap
     again = client.post(f"/t/{code}/host", data={"action": "again", "played_on": "2026-12-01"})
     assert again.status_code == 303
     # a sheet opened before "Play again" learns of it however late it first asks
-    after = phones[3].get(f"/t/{code}/live")
-    assert (after.headers["X-Table-Locked"], after.headers["X-Table-Next"]) == ("1", "1")
     new_code = re.search(r"/t/(\w+)", again.headers["Location"]).group(1)
+    assert soup(phones[3].get(f"/t/{code}/live")).find(id="live")["data-next"] == new_code
     link = soup(phones[2].get(f"/t/{code}")).find(id="again")["href"]
     back = phones[2].get(link)
     assert back.status_code == 303 and back.headers["Location"] == f"/t/{new_code}/seat/3"  # straight to the seat
@@ -191,7 +206,7 @@ def test_the_seat_secret_is_an_httponly_lax_cookie_secure_over_https(app):
 def test_the_live_part_answers_304_until_the_table_changes(app, client):
     code = start_table(client)
     first = client.get(f"/t/{code}/live")
-    assert first.status_code == 200 and first.headers["ETag"] and "no-cache" in first.headers["Cache-Control"]
+    assert first.status_code == 200 and first.headers["ETag"] and first.headers["Cache-Control"] == "no-store"
     same = client.get(f"/t/{code}/live", headers={"If-None-Match": first.headers["ETag"]})
     assert same.status_code == 304 and same.get_data() == b""
     app.test_client().post(f"/t/{code}/seats", data={"name": "<b>Bo</b>"})
@@ -207,6 +222,7 @@ def test_a_locked_table_takes_no_seats_and_shows_the_sheet(app, client):
     for n, (phone, player) in enumerate(zip(phones, players, strict=True), start=1):
         phone.post(f"/t/{code}/seats", data={"name": player["name"]})
         phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player))
+    bo_secret = secret_of(phones[1], code, 2)
     client.post(f"/t/{code}/host", data={"action": "checks-off"})
     assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
     assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303  # twice: the same game
@@ -216,20 +232,26 @@ def test_a_locked_table_takes_no_seats_and_shows_the_sheet(app, client):
     assert page.find(id="score-table") and not page.find(id="take-seat")
     assert phones[1].post(f"/t/{code}/seat/2", data=seat_fields(players[1])).status_code == 303
     # a draft table.js kept and sends after the lock: refused, so that it drops it
-    draft = phones[1].post(f"/t/{code}/seat/2", data=seat_fields(players[1], "save"), headers={"X-Draft": "1"})
-    assert draft.status_code == 409 and draft.headers["X-Table-Locked"] == "1"
+    draft = phones[1].put(f"/api/tables/{code}/seats/2", json={"kingdom": [None] * 16}, headers=bo_secret)
+    assert draft.status_code == 409 and draft.json["problems"][0]["id"] == "table-locked"
 
 
 def test_the_seat_page_says_what_the_server_holds_even_beside_a_refused_entry(client):
-    """table.js compares the draft it kept in the tab with data-stored, the seat as stored."""
+    """table.js compares the draft it kept in the tab with data-stored, the seat as stored, with its version."""
     code = start_table(client)
     client.post(f"/t/{code}/seats", data={"name": "Ada"})
-    first = {f"seat-cells-{m}": "" for m in range(16)} | {"seat-cells-0": "forest", "seat-cells-5": "Dr"}
-    first |= {"seat-legends": ["tribes-humans"], "action": "save"}
-    assert client.post(f"/t/{code}/seat/1", data=first, headers={"X-Draft": "1"}).status_code == 204
-    stored = {"cells": ["forest", "", "", "", "", "dragon", *[""] * 10], "legends": ["tribes-humans"], "done": False}
+    cells = ["forest", None, None, None, None, "dragon", *[None] * 10]
+    drafted = client.put(
+        f"/api/tables/{code}/seats/1",
+        json={"kingdom": cells, "legends": ["tribes-humans"]},
+        headers=secret_of(client, code, 1),
+    )
+    assert drafted.status_code == 200
+    stored = {"kingdom": cells, "legends": ["tribes-humans"], "done": False, "version": drafted.json["version"]}
     page = soup(client.get(f"/t/{code}/seat/1"))
     assert json.loads(page.find(id="seat-form")["data-stored"]) == stored
+    assert page.find(id="live")["data-version"] == str(stored["version"])  # everything shown carries the version
+    first = {f"seat-cells-{m}": cell or "" for m, cell in enumerate(cells)} | {"seat-legends": ["tribes-humans"]}
     refused = client.post(f"/t/{code}/seat/1", data=first | {"seat-cells-0": "elves", "seat-cells-1": "Xyz"})
     assert refused.status_code == 422
     page = soup(refused)
@@ -242,7 +264,8 @@ def test_the_seat_page_says_what_the_server_holds_even_beside_a_refused_entry(cl
     page = soup(short)
     assert page.find(id="form-errors").get_text().startswith("Saved, not done yet.")
     assert "2 of 16 cards" in page.find(id="form-errors").get_text()
-    assert json.loads(page.find(id="seat-form")["data-stored"]) == stored | {"cells": ["elves", *stored["cells"][1:]]}
+    held = json.loads(page.find(id="seat-form")["data-stored"])
+    assert held["kingdom"] == ["elves", *cells[1:]] and held["version"] == stored["version"] + 1
 
 
 def test_a_post_without_its_csrf_token_changes_nothing_and_says_so(tmp_path):
@@ -346,7 +369,7 @@ def test_a_wrong_card_is_told_to_its_owner_as_theirs_and_to_the_host_by_name(app
     for phone, name in [(client, "Ada"), (bo, "Bo"), (cy, "Cy")]:
         assert phone.post(f"/t/{code}/seats", data={"name": name}).status_code == 303
     assert bo.post(f"/t/{code}/seat/2", data=seat_fields(players[1])).status_code == 303
-    assert cy.post(f"/t/{code}/check/2", data={"action": "wrong", "cell": "4"}).status_code == 303
+    assert check_page(cy, code, 2, "wrong", "4").status_code == 303
     for phone, expected in [
         (bo, "Cy says the card in row 2, column 1 of your kingdom is wrong."),
         (client, "Cy says the card in row 2, column 1 of Bo’s kingdom is wrong."),  # the host
@@ -452,36 +475,38 @@ def test_a_seated_host_keeps_the_join_code_and_qr_code_while_seats_are_free(app,
 def test_a_draft_with_its_base_writes_only_its_own_changes(app, client):
     """Two pages on one seat (Bo's phone and the host's "Enter for Bo"): each draft
     says what its page started from, and only the cells and Legends it changed are
-    written; the answer is what the seat holds now, which table.js shows."""
+    written; the answer is what the seat holds now, which table.js shows. The pages'
+    drafts are the API's (one shape, one merge): their scripts send them there."""
     code = start_table(client)
     bo = app.test_client()
     assert bo.post(f"/t/{code}/seats", data={"name": "Bo"}).status_code == 303
-    empty = {"cells": [""] * 16, "legends": []}
+    empty = {"kingdom": [None] * 16, "legends": []}
+    host, own = secret_of(client, code, 1), secret_of(bo, code, 1)
 
-    def draft(phone, cells: dict[int, str], legends: list[str], base: dict) -> dict:
-        data = {f"seat-cells-{m}": cells.get(m, "") for m in range(16)}
-        data |= {"seat-legends": legends, "action": "save", "base": json.dumps(base)}
-        answer = phone.post(f"/t/{code}/seat/1", data=data, headers={"X-Draft": "1"})
+    def draft(secret: dict, cells: dict[int, str], legends: list[str], base: dict) -> dict:
+        body = {"kingdom": [cells.get(m) for m in range(16)], "legends": legends, "base": base}
+        answer = client.put(f"/api/tables/{code}/seats/1", json=body, headers=secret)
         assert answer.status_code == 200, answer.data
-        return answer.get_json()
+        flat = [cell for row in answer.json["kingdom"] for cell in row]
+        return {"kingdom": flat, "legends": answer.json["legends"], "version": answer.json["version"]}
 
-    held = draft(client, {0: "forest"}, ["tribes-elves"], empty)  # the host's page, from an empty seat
-    assert held["cells"][0] == "forest" and held["legends"] == ["tribes-elves"]
-    held = draft(bo, {15: "plain"}, [], empty)  # Bo's page had not seen the Forest nor the Legend
-    assert held["cells"] == ["forest"] + [""] * 14 + ["plain"] and held["legends"] == ["tribes-elves"]
-    base = held
-    held = draft(client, {0: "swamp", 15: "plain"}, [], base)  # the host drops the Legend, changes a card
-    assert held["cells"] == ["swamp"] + [""] * 14 + ["plain"] and held["legends"] == []
-    assert bo.get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).get_json() == held  # what a page asks when idle
-    # the page's own buttons ("Save", "Done": not drafts) send its base too, a hidden field kept up to date
+    held = draft(host, {0: "forest"}, ["tribes-elves"], empty)  # the host's page, from an empty seat
+    assert held["kingdom"][0] == "forest" and held["legends"] == ["tribes-elves"]
+    held = draft(own, {15: "plain"}, [], empty)  # Bo's page had not seen the Forest nor the Legend
+    assert held["kingdom"] == ["forest"] + [None] * 14 + ["plain"] and held["legends"] == ["tribes-elves"]
+    held = draft(host, {0: "swamp", 15: "plain"}, [], held)  # the host drops the Legend, changes a card
+    assert held["kingdom"] == ["swamp"] + [None] * 14 + ["plain"] and held["legends"] == []
+    # the page's own buttons ("Save", "Done" without JavaScript) send its base too, a hidden field
     page = soup(bo.get(f"/t/{code}/seat/1"))
-    assert json.loads(page.find("input", attrs={"name": "base"})["value"])["cells"] == held["cells"]
+    assert json.loads(page.find("input", attrs={"name": "base"})["value"])["kingdom"] == held["kingdom"]
     stale = {f"seat-cells-{m}": "" for m in range(16)} | {"seat-cells-15": "plain", "seat-cells-7": "elves"}
-    stale |= {"action": "save", "base": json.dumps(empty | {"cells": [""] * 15 + ["plain"]})}
+    stale |= {"action": "save", "base": json.dumps(empty | {"kingdom": [None] * 15 + ["plain"]})}
     assert bo.post(f"/t/{code}/seat/1", data=stale).status_code == 303  # found by a fresh tester: "Done" wiped
-    now = bo.get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).get_json()
-    assert now["cells"] == ["swamp"] + [""] * 6 + ["elves"] + [""] * 7 + ["plain"]  # the host's Swamp kept
-    assert app.test_client().get(f"/t/{code}/seat/1", headers={"X-Draft": "1"}).status_code == 403
+    now = client.get(f"/api/tables/{code}").json["seats"][0]["kingdom"]
+    assert [cell for row in now for cell in row] == ["swamp"] + [None] * 6 + ["elves"] + [None] * 7 + ["plain"]
+    # a page of another phone has no secret of the seat
+    stranger = app.test_client()
+    assert stranger.get(f"/t/{code}/seat/1").status_code == 403
 
 
 def test_a_check_page_left_open_while_the_kingdom_changed_cannot_check_it_unseen(app, client):

@@ -17,6 +17,7 @@ from scorekeeper.engine import Game, score_game
 from scorekeeper.store import db
 from scorekeeper.store.groups import create_group, find_group
 from scorekeeper.store.models import SavedGame
+from scorekeeper.table import service
 from tests.conftest import CASE_FILES, load_case, make_test_app
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -45,6 +46,18 @@ def sit(client, code: str, players=PLAYERS) -> list[str]:
 def enter(client, code: str, number: int, token: str, player: dict, done: bool = True):
     body = {"kingdom": player["kingdom"], "legends": player["legends"], "done": done}
     return client.put(f"/api/tables/{code}/seats/{number}", json=body, headers=auth(token))
+
+
+def seen(client, code: str, number: int) -> dict:
+    """The kingdom of seat *number* as a checker looks at it (the state's ``kingdom`` and ``legends``)."""
+    seat = client.get(f"/api/tables/{code}").json["seats"][number - 1]
+    return {"kingdom": seat["kingdom"], "legends": seat["legends"]}
+
+
+def check(client, code: str, number: int, token: str | None):
+    """Seat *number* checked, as the checker looked at it."""
+    body = {"seen": seen(client, code, number)}
+    return client.post(f"/api/tables/{code}/seats/{number}/check", json=body, headers=auth(token) if token else {})
 
 
 def refused(answer, status: int) -> list[str]:
@@ -78,7 +91,7 @@ def test_case_19_through_the_api_alone_gives_the_engines_game(db_client):
         assert seat["done"] and seat["checked_by"] is None and seat["kingdom"] == player["kingdom"]
     for number in range(1, 5):
         checker = number % 4 + 1
-        answer = db_client.post(f"/api/tables/{code}/seats/{number}/check", headers=auth(tokens[checker - 1]))
+        answer = check(db_client, code, number, tokens[checker - 1])
         assert answer.status_code == 200 and answer.json["checked_by"] == checker
     locked = db_client.post(f"/api/tables/{code}/lock", headers=auth(host))
     assert locked.status_code == 200
@@ -197,7 +210,11 @@ def test_the_host_adds_a_seat_and_fills_it_and_switches_checks_off(db_client):
     added = db_client.post(f"/api/tables/{code}/seats", json={"name": "Bo"}, headers=auth(host))
     assert added.status_code == 201 and added.json["seat"] == 2
     assert enter(db_client, code, 2, host, PLAYERS[1]).status_code == 200  # from the host's phone
-    refused(db_client.post(f"/api/tables/{code}/seats", json={"name": "Cy"}, headers=auth(ada)), 403)
+    # one seat a phone: a player's phone adds none (the host's adds seats for players without a phone)
+    assert problem_ids(db_client.post(f"/api/tables/{code}/seats", json={"name": "Cy"}, headers=auth(ada))) == [
+        "seat-already-held"
+    ]
+    assert added.json["seat_token"] == host  # the host's phone holds the seat it added
     assert enter(db_client, code, 1, ada, PLAYERS[0]).status_code == 200
     assert problem_ids(db_client.post(f"/api/tables/{code}/lock", headers=auth(host))) == ["lock-not-checked"] * 2
     refused(db_client.patch(f"/api/tables/{code}", json={"checks_required": False}, headers=auth(ada)), 403)
@@ -245,24 +262,30 @@ def test_checks_and_reports_come_from_another_seat(db_client):
     table = start(db_client)
     code, host = table["code"], table["host_token"]
     ada, bo = sit(db_client, code, PLAYERS[:2])
-    assert refused(db_client.post(f"/api/tables/{code}/seats/1/check", headers=auth(bo)), 409) == [
-        "Ada: the kingdom is not marked done yet"
-    ]
+    assert refused(check(db_client, code, 1, bo), 409) == ["Ada: the kingdom is not marked done yet"]
     enter(db_client, code, 1, ada, PLAYERS[0])
-    assert refused(db_client.post(f"/api/tables/{code}/seats/1/check", headers=auth(ada)), 409) == [
-        "a kingdom is checked by another player, not by its owner"
+    assert refused(check(db_client, code, 1, ada), 409) == [
+        "Ada: a kingdom is checked by another player, not by its owner"
     ]
-    refused(db_client.post(f"/api/tables/{code}/seats/1/check", headers=auth(host)), 403)
-    refused(db_client.post(f"/api/tables/{code}/seats/1/check"), 403)
-    refused(db_client.post(f"/api/tables/{code}/seats/1/wrong", json={"cell": 16}, headers=auth(bo)), 400)
-    refused(db_client.post(f"/api/tables/{code}/seats/1/wrong", json={"cell": "r2c3"}, headers=auth(bo)), 400)
-    reported = db_client.post(f"/api/tables/{code}/seats/1/wrong", json={"cell": 6}, headers=auth(bo))
+    refused(check(db_client, code, 1, host), 403)
+    refused(check(db_client, code, 1, None), 403)
+    # a check says what it looked at: without it, or of another kingdom, it is refused
+    assert problem_ids(db_client.post(f"/api/tables/{code}/seats/1/check", headers=auth(bo))) == ["shown-not-object"]
+    other = {"kingdom": PLAYERS[1]["kingdom"], "legends": []}
+    answer = db_client.post(f"/api/tables/{code}/seats/1/check", json={"seen": other}, headers=auth(bo))
+    assert refused(answer, 409) and problem_ids(answer) == ["check-kingdom-changed"]
+    looked = seen(db_client, code, 1)
+    for cell in (16, "r2c3"):
+        body = {"cell": cell, "seen": looked}
+        refused(db_client.post(f"/api/tables/{code}/seats/1/wrong", json=body, headers=auth(bo)), 400)
+    body = {"cell": 6, "seen": looked}
+    reported = db_client.post(f"/api/tables/{code}/seats/1/wrong", json=body, headers=auth(bo))
     assert reported.status_code == 200
     assert (reported.json["wrong_cell"], reported.json["wrong_by"], reported.json["done"]) == (6, 2, False)
     mine = db_client.get(f"/api/tables/{code}", headers=auth(ada)).json["seats"][0]
     assert mine["wrong_cell"] == 6  # the owner's phone shows it at its next poll
     enter(db_client, code, 1, ada, PLAYERS[0])
-    checked = db_client.post(f"/api/tables/{code}/seats/1/check", headers=auth(bo))
+    checked = check(db_client, code, 1, bo)
     assert checked.status_code == 200 and checked.json["checked_by"] == 2 and checked.json["wrong_cell"] is None
 
 
@@ -379,9 +402,7 @@ def test_rate_limits_on_starting_joining_and_wrong_codes(tmp_path):
     ]
     other = app.test_client()
     with app.app_context():
-        from scorekeeper.store import tables
-
-        code = tables.create_table("pocket", date(2026, 11, 30)).code
+        code = service.start("pocket", date(2026, 11, 30))[0].code
     joins = [client.post(f"/api/tables/{code}/seats", json={"name": n}).status_code for n in ("A", "B", "C")]
     assert joins == [201, 201, 429]
     # a right code costs nothing; wrong codes cost like failed logins, then every code is refused a while

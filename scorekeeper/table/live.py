@@ -1,0 +1,138 @@
+"""Every change of a table pushed to every phone watching it (Socket.IO, by Flask-SocketIO).
+
+One announcement per committed change (:func:`announce`, called by
+:mod:`.service` only, after the commit): the table's public state with its
+version (:func:`~scorekeeper.table.model.table_dict`), emitted to the room of
+the table's code. Flask-SocketIO's client manager carries it: in one process
+(``make run``) straight to that process's connections; with ``REDIS_URL``
+(``SCOREKEEPER_REDIS_URL``) through Redis's publish/subscribe
+(python-socketio's ``RedisManager``), so that a change made by any process
+of any host reaches phones connected to any other.
+
+A page connects over a WebSocket (``/socket.io/``, Engine.IO 4, Socket.IO 5,
+no long-polling: any stream worker may take any connection, no sticky
+sessions) with a *ticket* from the page that showed the table (the table's
+code signed with the app's key, :func:`ticket`): a stream needs no database,
+and nobody watches a table whose code they only guessed. It is told nothing
+on connecting; the page asks ``/t/<code>/live`` once connected, so a
+reconnected page catches up from the version it last saw.
+
+Streams are served only where they hold no worker: gunicorn's gevent workers
+(``deploy/gunicorn-live.conf.py``: thousands of connections in one process)
+and the development server's threads. A process of gunicorn's sync workers
+answers ``/socket.io/`` with 503 at once and its pages poll slowly instead
+(``static/js/table.js``).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import socketio
+from flask import Flask, current_app
+from flask_socketio import SocketIO, join_room
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from .model import Table, normalise_code, table_dict
+
+#: The Redis channel of the announcements (one Redis may serve other apps too).
+CHANNEL = "scorekeeper-tables"
+EVENT = "table"
+
+log = logging.getLogger(__name__)
+
+
+def announce(table: Table) -> None:
+    """Push *table* (just committed) to every phone watching it, on every process."""
+    streams: SocketIO | None = current_app.extensions.get("socketio")
+    if streams is not None:
+        streams.emit(EVENT, table_dict(table), to=table.code)
+
+
+def ticket(code: str) -> str:
+    """What a page of table *code* connects its stream with."""
+    return _serializer().dumps(code)
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key or "", salt="scorekeeper-table-stream")
+
+
+def _watch(auth: object = None) -> bool:
+    """A page starts watching the table its ticket names; any other connection is refused."""
+    signed = auth.get("ticket") if isinstance(auth, dict) else None
+    if not isinstance(signed, str) or len(signed) > 200:
+        return False
+    try:
+        code = normalise_code(_serializer().loads(signed))
+    except BadSignature:
+        return False
+    if code is None:
+        return False
+    join_room(code)
+    return True
+
+
+class _RedisAnnouncements(socketio.RedisManager):
+    """python-socketio's Redis manager, publishing on a connection of its own
+    that waits at most a second for Redis: a hung Redis never holds the request
+    whose change is announced (the change is committed; the pages catch up
+    when they reconnect or poll). Listening keeps the manager's own connection,
+    which waits as long as Redis is quiet."""
+
+    def _publish(self, data: Any) -> None:
+        import redis
+
+        try:
+            if getattr(self, "_publisher", None) is None:
+                self._publisher = redis.Redis.from_url(self.redis_url, socket_timeout=1, socket_connect_timeout=1)
+            self._publisher.publish(self.channel, self.json.dumps(data))
+        except redis.RedisError as error:
+            log.warning("a table's change was not announced (Redis: %s)", error)
+
+
+def _serves_streams() -> bool:
+    """gevent's cooperative sockets (gunicorn's gevent workers): one process holds thousands of streams."""
+    gevent = sys.modules.get("gevent.monkey")
+    return bool(gevent and gevent.is_module_patched("socket"))
+
+
+class _StreamsWhereTheyHoldNoWorker:
+    """WSGI middleware in front of Flask-SocketIO's: ``/socket.io/`` answered 503
+    at once by a process whose workers each serve one request at a time (a
+    stream would hold one for as long as the page stays open)."""
+
+    def __init__(self, streams: Any) -> None:
+        self.streams = streams
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("PATH_INFO", "").startswith("/socket.io/") and not (
+            environ.get("wsgi.multithread") or _serves_streams()
+        ):
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain"), ("Retry-After", "60")])
+            return [b"streams are served by the stream workers\n"]
+        return self.streams(environ, start_response)
+
+
+def init_app(app: Flask) -> None:
+    """Serve the tables' streams on *app* (``/socket.io/``) and announce changes
+    through Redis when ``REDIS_URL`` is configured, else within this process."""
+    options: dict[str, Any] = {}
+    redis_url = app.config.get("REDIS_URL")
+    if redis_url:
+        options["client_manager"] = _RedisAnnouncements(redis_url, channel=CHANNEL)
+    streams = SocketIO()
+    streams.on("connect")(_watch)
+    streams.init_app(
+        app,
+        async_mode="gevent" if _serves_streams() else "threading",
+        transports=["websocket"],
+        manage_session=False,
+        max_http_buffer_size=4096,  # a page sends only its ticket and pongs
+        logger=False,
+        engineio_logger=False,
+        **options,
+    )
+    app.wsgi_app = _StreamsWhereTheyHoldNoWorker(app.wsgi_app)  # type: ignore[method-assign]

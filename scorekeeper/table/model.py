@@ -1,0 +1,779 @@
+"""The shared table's rules: seats and roles, what a phone may do, drafts and
+how two pages' drafts merge, checks and what a check saw, whether the table
+can be locked and why not, a seat moved to another phone, play again.
+
+Plain and typed like the engine: the standard library and the engine only; no
+Flask, no database, no clock (whoever asks passes *now*). A :class:`Table` is
+a value read from the table's rows; every change is a function from a table
+and the :class:`Phone` asking to the table after the change, or a refusal.
+:mod:`scorekeeper.table.service` runs each in one transaction and announces it.
+
+A phone proves who it is with the secrets it keeps for the table (a cookie on
+the pages, ``Authorization: Bearer`` in the API): 192 random bits each, of
+which the table keeps only the SHA-256 (:func:`secret_hash`), compared in
+constant time. One secret per phone: the host's phone holds the host's role,
+the seat it took, and the seats it added for players without a phone, all
+with the same secret.
+
+Refusals are :class:`~scorekeeper.engine.GameError` subclasses with a message
+id and parameters, written into sentences by :mod:`scorekeeper.words`:
+
+- :class:`NoSuchTable` (a web answer's 404): ``"table-not-found"``, ``"seat-not-found"``;
+- :class:`TableConflict` (409): the table's state refuses the change;
+- :class:`NotAllowed` (403): the phone may not do this;
+- :class:`NotReady` (409): every reason the table cannot be locked yet;
+- :class:`~scorekeeper.engine.GameErrors` (400): input R8 refuses (names, cards, Legends, a cell).
+
+Cells are numbered 0..15 row by row (``row * 4 + column``), as the engine's kingdom.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, datetime, timedelta
+from typing import NamedTuple
+
+from ..engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Card,
+    Game,
+    GameError,
+    GameErrors,
+    InvalidGame,
+    InvalidPlayerName,
+    checked_name,
+    claimed_legends,
+)
+from ..engine.kingdom import Who, kingdom_errors
+
+CELLS = 16
+#: The join code's characters: capital letters and digits without look-alikes
+#: (no 0/O, no 1/I/L), so that a code read aloud or from a screen is typed right.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: An unlocked table goes this long after it was started, with its drafts.
+EXPIRES_AFTER = timedelta(hours=24)
+#: A request to move a seat to another phone waits this long for someone to allow it.
+MOVE_EXPIRES_AFTER = timedelta(minutes=10)
+#: A secret longer than this is no secret of ours (read no further).
+SECRET_MAX_LENGTH = 200
+#: More Legend ids than this in one draft is no list a page sends.
+LEGENDS_MAX = 64
+
+#: A kingdom so far: 16 card ids, or ``None`` for a cell not entered yet, row by row.
+Cells = tuple[str | None, ...]
+NO_CELLS: Cells = (None,) * CELLS
+
+
+class NoSuchTable(GameError):
+    """No open table has this code (``"table-not-found"``), or it has no such
+    seat (``"seat-not-found"``, with ``seat``)."""
+
+
+class TableConflict(GameError):
+    """The table's state refuses the change: locked, full, a name taken, a
+    check of a kingdom the phone holds or entered, a kingdom not done, ..."""
+
+
+class NotAllowed(GameError):
+    """The phone asking may not make this change (not the seat's, not the host's)."""
+
+
+class NotReady(GameErrors):
+    """Why the table cannot be locked yet: one :class:`GameError` per reason
+    (too few seats; a seat not done, not checked, reported wrong; what R8
+    refuses in the game as a whole, such as a Legend claimed twice, R6.1)."""
+
+
+def secret_hash(secret: str) -> str:
+    """The SHA-256 (hex) of a secret: all a table keeps of it."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def derived_secret(secret: str, label: str) -> str:
+    """A secret derived from another (HMAC-SHA256 of *label* under *secret*):
+    unguessable without it, the same every time (the locked game's edit link,
+    the invite secret of the group a lock made, from the host's secret)."""
+    digest = hmac.new(secret.encode(), label.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def normalise_code(text: object) -> str | None:
+    """A typed join code as stored: capitals, without spaces and dashes;
+    ``None`` if it cannot be one (wrong length, a character not in :data:`CODE_ALPHABET`)."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    code = "".join(ch for ch in text if not ch.isspace() and ch not in "-‐‑–—").upper()
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
+
+class Shown(NamedTuple):
+    """A kingdom as a page showed it: what a draft's page started from, what a
+    check page showed. Legends in no particular order."""
+
+    cells: Cells
+    legends: frozenset[str]
+
+
+class Seat(NamedTuple):
+    """One player's seat, as every phone sees it.
+
+    :ivar number: 1..4, in the order the seats were taken (the sheet's order).
+    :ivar holder: :func:`secret_hash` of the secret of the phone that holds the seat.
+    :ivar cells: the kingdom so far (:data:`Cells`).
+    :ivar legends: the claimed Legend ids, in the order claimed.
+    :ivar checked_by: the seat that checked this kingdom, or ``None``.
+    :ivar wrong_cell: the cell (0..15) seat ``wrong_by`` reported wrong, or ``None``.
+    :ivar entered_by: the hashes of every secret that changed this kingdom's
+        cards or Legends: no phone checks a kingdom it entered.
+    """
+
+    number: int
+    name: str
+    holder: str
+    cells: Cells
+    legends: tuple[str, ...]
+    done: bool
+    checked_by: int | None
+    wrong_cell: int | None
+    wrong_by: int | None
+    entered_by: frozenset[str]
+
+    @property
+    def cards_entered(self) -> int:
+        """How many of the 16 cells hold a card."""
+        return sum(1 for cell in self.cells if cell is not None)
+
+    @property
+    def shown(self) -> Shown:
+        """This kingdom as a page shows it."""
+        return Shown(self.cells, frozenset(self.legends))
+
+    @property
+    def cards(self) -> tuple[Card | None, ...]:
+        """The kingdom so far as cards, row by row (``None``: no card yet)."""
+        return tuple(Card(cell) if cell else None for cell in self.cells)
+
+    @property
+    def rows(self) -> list[list[str | None]]:
+        """The kingdom as 4 rows of 4 (the game file's shape)."""
+        return [list(self.cells[row * 4 : row * 4 + 4]) for row in range(4)]
+
+    def who(self) -> Who:
+        """Whom a refusal about this seat concerns (0-based ``player``, as the engine's)."""
+        return {"player": self.number - 1, "player_name": self.name}
+
+
+class MoveRequest(NamedTuple):
+    """A phone asks to take a seat (its own phone gone), or the host's role.
+
+    :ivar seat: the seat's number, or ``None`` for the host's role alone.
+    :ivar asker: :func:`secret_hash` of the asking phone's secret.
+    """
+
+    seat: int | None
+    asker: str
+    asked_at: datetime
+
+
+class Table(NamedTuple):
+    """A shared table as read from its rows.
+
+    :ivar version: +1 per change: equal versions are equal tables (the ETag of
+        every answer about it, the order of its announcements).
+    :ivar host: :func:`secret_hash` of the host's secret.
+    :ivar game_id: the saved game's public id once locked (``None`` before, or
+        if the game was deleted since).
+    :ivar next_code: the table "Play again" opened from this one, if any.
+    :ivar move: a request to move a seat to another phone, waiting to be allowed.
+    """
+
+    code: str
+    ruleset: str
+    played_on: date
+    checks_required: bool
+    version: int
+    host: str
+    created_at: datetime
+    locked: bool
+    game_id: str | None
+    next_code: str | None
+    move: MoveRequest | None
+    seats: tuple[Seat, ...]
+
+    def seat(self, number: int) -> Seat:
+        """Seat *number*. :raises NoSuchTable: ``"seat-not-found"``."""
+        for seat in self.seats:
+            if seat.number == number:
+                return seat
+        raise NoSuchTable("seat-not-found", seat=number)
+
+    def has_seat(self, number: int) -> bool:
+        return any(seat.number == number for seat in self.seats)
+
+    @property
+    def expires_at(self) -> datetime:
+        """When an unlocked table and its drafts go."""
+        return self.created_at + EXPIRES_AFTER
+
+    def is_expired(self, now: datetime) -> bool:
+        """Left unlocked for longer than :data:`EXPIRES_AFTER`."""
+        return not self.locked and self.expires_at <= now
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.seats) >= MAX_PLAYERS
+
+    @property
+    def host_seat(self) -> Seat | None:
+        """The host's own seat: the first seat held by the host's secret."""
+        return next((seat for seat in self.seats if seat.holder == self.host), None)
+
+    def legend_clashes(self, seat: Seat) -> dict[str, tuple[int, ...]]:
+        """Each Legend *seat* claims that other seats claim too (R6.1), with
+        those seats' numbers: shown to every phone before the end."""
+        return {
+            legend: others
+            for legend in seat.legends
+            if (others := tuple(s.number for s in self.seats if s.number != seat.number and legend in s.legends))
+        }
+
+    def pending_move(self, now: datetime) -> MoveRequest | None:
+        """The request to move a seat, unless it has waited longer than :data:`MOVE_EXPIRES_AFTER`."""
+        if self.move is None or self.move.asked_at + MOVE_EXPIRES_AFTER <= now:
+            return None
+        return self.move
+
+
+class Phone(NamedTuple):
+    """Who a phone is at one table, from the secrets it keeps for it (mostly one).
+
+    :ivar secrets: the phone's secrets that hold something at this table, in the order kept.
+    :ivar host_secret: the one of them that is the host's, or ``None``.
+    :ivar seat_secrets: each seat the phone holds, with the secret that holds it.
+    """
+
+    secrets: tuple[str, ...]
+    host_secret: str | None
+    seat_secrets: tuple[tuple[int, str], ...]
+
+    @property
+    def host(self) -> bool:
+        return self.host_secret is not None
+
+    @property
+    def seats(self) -> frozenset[int]:
+        return frozenset(number for number, _ in self.seat_secrets)
+
+    @property
+    def hashes(self) -> frozenset[str]:
+        return frozenset(secret_hash(secret) for secret in self.secrets)
+
+    @property
+    def is_anyone(self) -> bool:
+        """Holds the host's role or a seat."""
+        return bool(self.secrets)
+
+    @property
+    def secret(self) -> str | None:
+        """The phone's secret: what a seat it takes is held by (``None``: it has none yet)."""
+        return self.host_secret or (self.secrets[0] if self.secrets else None)
+
+    def holds(self, number: int) -> bool:
+        return any(seat == number for seat, _ in self.seat_secrets)
+
+    def may_enter(self, number: int) -> bool:
+        """Only a seat's own phone or the host's change a seat."""
+        return self.host or self.holds(number)
+
+    def secret_for(self, number: int) -> str | None:
+        """The secret that may change seat *number*: its own, else the host's."""
+        return next((secret for seat, secret in self.seat_secrets if seat == number), self.host_secret)
+
+    @property
+    def checker(self) -> int | None:
+        """The seat this phone checks as: its first."""
+        return min(self.seats) if self.seat_secrets else None
+
+
+NOBODY = Phone((), None, ())
+
+
+def identify(table: Table, secrets: Iterable[str | None]) -> Phone:
+    """Whom *secrets* (a phone's, in the order kept) hold at *table*: the host's
+    role and/or seats, each compared in constant time. Secrets that hold
+    nothing here are left out; :data:`NOBODY` if none does."""
+    kept: list[str] = []
+    host_secret: str | None = None
+    seats: dict[int, str] = {}
+    for secret in secrets:
+        if not secret or len(secret) > SECRET_MAX_LENGTH or secret in kept:
+            continue
+        hashed = secret_hash(secret)
+        is_host = hmac.compare_digest(table.host, hashed)
+        held = [seat.number for seat in table.seats if hmac.compare_digest(seat.holder, hashed)]
+        if is_host or held:
+            kept.append(secret)
+            host_secret = host_secret or (secret if is_host else None)
+            for number in held:
+                seats.setdefault(number, secret)
+    if not kept:
+        return NOBODY
+    return Phone(tuple(kept), host_secret, tuple(sorted(seats.items())))
+
+
+# -- reading drafts (a page's JSON, the API's, the form without JavaScript: one shape)
+
+
+class Draft(NamedTuple):
+    """A page's change to one seat: any of its kingdom so far, its Legends,
+    whether it is done, and what the page started from (``None`` for what is left as it is).
+
+    :ivar base: the kingdom as the page showed it before these changes: only
+        what differs from it is written (:func:`merged`).
+    """
+
+    cells: Cells | None = None
+    legends: tuple[str, ...] | None = None
+    done: bool | None = None
+    base: Shown | None = None
+
+
+def read_cells(cells: object, who: Who) -> Cells:
+    """A kingdom so far from user input: 16 cells row by row, or 4 rows of 4,
+    each a card id, or ``None``/``""`` for not entered yet.
+
+    :raises GameErrors: the shape and each cell that is not a card id (R8), carrying *who*.
+    """
+    if isinstance(cells, list) and len(cells) == CELLS and not any(isinstance(x, list) for x in cells):
+        cells = [cells[row * 4 : row * 4 + 4] for row in range(4)]
+    problems: list[GameError] = [e for e in kingdom_errors(cells, **who) if e.message_id != "card-missing"]
+    if problems:
+        raise GameErrors(problems)
+    assert isinstance(cells, (list, tuple))
+    return tuple(cell if isinstance(cell, str) and cell else None for row in cells for cell in row)
+
+
+def read_legends(legends: object, who: Who) -> tuple[str, ...]:
+    """Claimed Legend ids from user input (R6, R8), each at most once.
+
+    :raises GameErrors: as :func:`~scorekeeper.engine.claimed_legends` refuses them.
+    """
+    if legends is None or (isinstance(legends, list) and len(legends) > LEGENDS_MAX):
+        raise GameErrors([InvalidGame("legends-not-list", **who)])
+    ids, problems, _ = claimed_legends(legends, who)
+    if problems:
+        raise GameErrors(problems)
+    return tuple(ids)
+
+
+def read_shown(shown: object, who: Who) -> Shown:
+    """A kingdom as a page showed it, sent as ``{"kingdom": …, "legends": […]}``
+    (the kingdom as :func:`read_cells` reads it).
+
+    :raises GameErrors: ``"shown-not-object"``, or as :func:`read_cells` and :func:`read_legends`.
+    """
+    if not isinstance(shown, Mapping):
+        raise GameErrors([InvalidGame("shown-not-object", **who)])
+    return Shown(read_cells(shown.get("kingdom"), who), frozenset(read_legends(shown.get("legends", []), who)))
+
+
+def read_draft(body: Mapping[str, object], who: Who) -> Draft:
+    """A draft as pages and API clients send it: ``{"kingdom": 16 cells or 4 × 4,
+    "legends": [ids], "done": bool, "base": {"kingdom", "legends"}}``, each optional.
+
+    :raises GameErrors: for every field R8 refuses (``"done-not-boolean"`` among them).
+    """
+    done = body.get("done")
+    if done is not None and not isinstance(done, bool):
+        raise GameErrors([InvalidGame("done-not-boolean", **who)])
+    kingdom, legends, base = body.get("kingdom"), body.get("legends"), body.get("base")
+    return Draft(
+        cells=None if kingdom is None else read_cells(kingdom, who),
+        legends=None if legends is None else read_legends(legends, who),
+        done=done,
+        base=None if base is None else read_shown(base, who),
+    )
+
+
+def merged(stored: Shown, base: Shown, mine: Shown) -> Shown:
+    """What a seat holds after a page's changes: each cell *mine* where it
+    differs from *base* (what the page started from), else what is *stored*
+    now (another page's changes kept; a cell both changed takes *mine*, the
+    later). Legends likewise: those stored now, less the ones *mine* dropped
+    since *base*, with the ones it added."""
+    cells = tuple(
+        new if new != old else now for now, old, new in zip(stored.cells, base.cells, mine.cells, strict=True)
+    )
+    legends = (stored.legends - (base.legends - mine.legends)) | (mine.legends - base.legends)
+    return Shown(cells, legends)
+
+
+def _in_order(legends: frozenset[str], before: Sequence[str], after: Sequence[str]) -> tuple[str, ...]:
+    """*legends* in the order claimed: those of *before* first, then those of *after*."""
+    ordered = [legend for legend in before if legend in legends]
+    ordered += [legend for legend in after if legend in legends and legend not in ordered]
+    ordered += sorted(legends - set(ordered))
+    return tuple(ordered)
+
+
+# -- changes: each a table and the phone asking in, the table after the change out
+
+
+def _open(table: Table) -> None:
+    if table.locked:
+        raise TableConflict("table-locked")
+
+
+def _with_seat(table: Table, seat: Seat) -> Table:
+    return table._replace(seats=tuple(seat if s.number == seat.number else s for s in table.seats))
+
+
+def take_seat(table: Table, name: object, holder: str, phone: Phone) -> tuple[Table, Seat]:
+    """The next seat, under *name*, held by the secret whose hash is *holder*
+    (the phone's own if it has one: one secret per phone). The name is checked
+    at once by R8 against the names seated (empty, 40 characters, control
+    characters, the same name in another case or Unicode form). A phone
+    holding a seat takes no other, but the host's adds seats for players
+    without a phone (held by the host's secret).
+
+    :raises GameErrors: for a name R8 refuses (other than taken).
+    :raises TableConflict: ``"name-taken"`` (``other``: the seated name),
+        ``"table-full"`` (``most``: 4 seats, R8), ``"seat-already-held"``
+        (``seat``), ``"table-locked"``.
+    """
+    _open(table)
+    try:
+        shown = checked_name(name, [seat.name for seat in table.seats])
+    except InvalidPlayerName as error:
+        if error.message_id == "name-taken":
+            raise TableConflict("name-taken", player_name=error.player_name, other=error.params["other"]) from None
+        raise GameErrors([error]) from None
+    if table.is_full:
+        raise TableConflict("table-full", most=MAX_PLAYERS)
+    if phone.seats and not phone.host:
+        raise TableConflict("seat-already-held", seat=min(phone.seats))
+    number = max((seat.number for seat in table.seats), default=0) + 1
+    seat = Seat(number, shown, holder, NO_CELLS, (), False, None, None, None, frozenset())
+    return table._replace(seats=(*table.seats, seat)), seat
+
+
+def save_draft(table: Table, number: int, phone: Phone, draft: Draft) -> Table:
+    """Seat *number* after *draft*, by its own phone or the host's.
+
+    With a base, only what differs from it is written (:func:`merged`), so that
+    two pages changing one seat (the player's phone and the host's, two tabs)
+    keep each other's changes. A changed kingdom or Legends clears the seat's
+    check (it was of what was there before) and records the phone as one that
+    entered it; a "something is wrong" report goes when the card it names is
+    changed, or when the seat is marked done again (looked at again), not with
+    other changes (made, say, before its owner saw it). Marking it done needs
+    all 16 cards; marking it not done clears the check.
+
+    :raises NoSuchTable: ``"seat-not-found"``. :raises NotAllowed: ``"seat-not-yours"``.
+    :raises TableConflict: ``"table-locked"``.
+    :raises GameErrors: ``"kingdom-not-complete"`` (``count``) when marked done too early.
+    """
+    _open(table)
+    seat = table.seat(number)
+    if not phone.may_enter(number):
+        raise NotAllowed("seat-not-yours", seat=number)
+    cells = seat.cells if draft.cells is None else draft.cells
+    legends = frozenset(seat.legends if draft.legends is None else draft.legends)
+    if draft.base is not None:
+        mine = Shown(cells, legends)
+        cells, legends = merged(seat.shown, draft.base, mine)
+    claimed = _in_order(legends, seat.legends, draft.legends or ())
+    changed = cells != seat.cells or claimed != seat.legends
+    if changed:
+        wrong_kept = seat.wrong_cell is not None and cells[seat.wrong_cell] == seat.cells[seat.wrong_cell]
+        seat = seat._replace(
+            cells=cells,
+            legends=claimed,
+            checked_by=None,
+            wrong_cell=seat.wrong_cell if wrong_kept else None,
+            wrong_by=seat.wrong_by if wrong_kept else None,
+            entered_by=seat.entered_by | phone.hashes,
+        )
+    if draft.done is not None and draft.done != seat.done:
+        if draft.done:
+            if seat.cards_entered < CELLS:
+                raise GameErrors([GameError("kingdom-not-complete", count=seat.cards_entered, **seat.who())])
+            seat = seat._replace(done=True, wrong_cell=None, wrong_by=None)
+        else:
+            seat = seat._replace(done=False, checked_by=None)
+    return _with_seat(table, seat)
+
+
+def check_refusal(table: Table, number: int, phone: Phone, seen: Shown | None) -> GameError | None:
+    """Why *phone* may not check seat *number* now, or ``None``: only a phone
+    seated at the table checks a kingdom, never one it holds or entered, only
+    once it is done, and only as the checker's page showed it (*seen*: a
+    kingdom changed since is not checked unseen; ``None``: asking before
+    showing it, the check page's first look)."""
+    seat = table.seat(number)
+    if table.locked:
+        return TableConflict("table-locked")
+    if not phone.seats:
+        return NotAllowed("check-needs-seat")
+    if phone.holds(number):
+        return TableConflict("check-own-seat", **seat.who())
+    if phone.hashes & seat.entered_by:
+        return TableConflict("check-entered", **seat.who())
+    if not seat.done:
+        return TableConflict("check-not-done", **seat.who())
+    if seen is not None and seen != seat.shown:
+        return TableConflict("check-kingdom-changed", **seat.who())
+    return None
+
+
+def check(table: Table, number: int, phone: Phone, seen: Shown) -> Table:
+    """Seat *number*'s kingdom, checked against the cards on the table by
+    *phone*'s seat, as its page showed it (*seen*).
+
+    :raises NoSuchTable, NotAllowed, TableConflict: as :func:`check_refusal` says.
+    """
+    refusal = check_refusal(table, number, phone, seen)
+    if refusal is not None:
+        raise refusal
+    return _with_seat(table, table.seat(number)._replace(checked_by=phone.checker, wrong_cell=None, wrong_by=None))
+
+
+def report_wrong(table: Table, number: int, phone: Phone, cell: object, seen: Shown) -> Table:
+    """Another seat reports "something is wrong" at *cell* (0..15) of seat
+    *number*'s kingdom as its page showed it: the owner's phone shows it; the
+    seat is no longer done or checked until its owner marks it done again.
+
+    :raises GameErrors: ``"cell-invalid"`` for a cell outside 0..15.
+    :raises NoSuchTable, NotAllowed, TableConflict: as :func:`check_refusal` says.
+    """
+    if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
+        raise GameErrors([GameError("cell-invalid", most=CELLS - 1)])
+    refusal = check_refusal(table, number, phone, seen)
+    if refusal is not None:
+        raise refusal
+    seat = table.seat(number)._replace(done=False, checked_by=None, wrong_cell=cell, wrong_by=phone.checker)
+    return _with_seat(table, seat)
+
+
+def set_checks(table: Table, phone: Phone, required: bool) -> Table:
+    """The host switches the check by another player on or off.
+
+    :raises NotAllowed: ``"host-only"``. :raises TableConflict: ``"table-locked"``.
+    """
+    _open(table)
+    if not phone.host:
+        raise NotAllowed("host-only")
+    return table._replace(checks_required=required)
+
+
+# -- locking
+
+
+def lock_refusals(table: Table) -> list[GameError]:
+    """Every reason *table* cannot be locked yet, in seat order (none: it can):
+    2 to 4 seats (R8), every seat done with no wrong cell reported, each
+    checked by another seat when the table asks for checks."""
+    reasons: list[GameError] = []
+    if not MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
+        reasons.append(GameError("player-count", count=len(table.seats), least=MIN_PLAYERS, most=MAX_PLAYERS))
+    for seat in table.seats:
+        if seat.wrong_cell is not None:
+            reasons.append(GameError("lock-wrong-cell", cell=seat.wrong_cell, **seat.who()))
+        elif not seat.done:
+            reasons.append(GameError("lock-not-done", **seat.who()))
+        elif table.checks_required and seat.checked_by is None:
+            reasons.append(GameError("lock-not-checked", **seat.who()))
+    return reasons
+
+
+def game_to_lock(table: Table, phone: Phone) -> Game:
+    """The game *table* locks into, asked by the host's phone (R8: the game as a
+    whole must be one the engine accepts; a Legend claimed by two seats is refused, R6.1).
+
+    :raises NotAllowed: ``"host-only"``. :raises TableConflict: ``"table-locked"``.
+    :raises NotReady: every reason it cannot be locked yet.
+    """
+    _open(table)
+    if not phone.host:
+        raise NotAllowed("host-only")
+    reasons = lock_refusals(table)
+    if reasons:
+        raise NotReady(reasons)
+    try:
+        return Game.from_dict(
+            {
+                "ruleset": table.ruleset,
+                "players": [
+                    {"name": seat.name, "kingdom": seat.rows, "legends": list(seat.legends)} for seat in table.seats
+                ],
+            }
+        )
+    except GameErrors as problems:
+        raise NotReady(list(problems.errors)) from None
+
+
+def play_again_seats(table: Table, phone: Phone) -> tuple[Seat, ...]:
+    """The seats of the table "Play again" opens after *table*: the same numbers,
+    names and holders (each phone takes its seat back with one tap), nothing entered.
+
+    :raises NotAllowed: ``"host-only"``. :raises TableConflict: ``"table-not-locked"``.
+    """
+    if not phone.host:
+        raise NotAllowed("host-only")
+    if not table.locked:
+        raise TableConflict("table-not-locked")
+    return tuple(
+        Seat(seat.number, seat.name, seat.holder, NO_CELLS, (), False, None, None, None, frozenset())
+        for seat in table.seats
+    )
+
+
+# -- a seat moved to another phone (its own phone gone)
+
+
+def ask_to_move(table: Table, seat: int | None, asker: str, now: datetime) -> Table:
+    """A phone (whose secret's hash is *asker*) asks to take seat *seat*, or
+    the host's role (*seat* ``None``), because the phone that held it is gone.
+    Someone else at the table allows it (:func:`answer_move`). A newer request
+    replaces an older one.
+
+    :raises NoSuchTable: ``"seat-not-found"``. :raises TableConflict: ``"table-locked"``,
+        ``"move-already-yours"``.
+    """
+    _open(table)
+    holder = table.host if seat is None else table.seat(seat).holder
+    if hmac.compare_digest(holder, asker):
+        raise TableConflict("move-already-yours")
+    return table._replace(move=MoveRequest(seat, asker, now))
+
+
+def answer_move(table: Table, phone: Phone, allow: bool, now: datetime) -> Table:
+    """Someone at the table (a seated phone or the host's, not the one asking)
+    allows or refuses the waiting request. Allowed, the asking phone holds
+    the seat from now on (with the host's role when the seat was the host's own),
+    or the host's role; the phone that held it before no longer does.
+
+    :raises TableConflict: ``"move-none"`` (no request waits, or it expired), ``"table-locked"``.
+    :raises NotAllowed: ``"move-not-yours"`` (not seated, or the asking phone itself).
+    """
+    _open(table)
+    move = table.pending_move(now)
+    if move is None:
+        raise TableConflict("move-none")
+    if not phone.is_anyone or move.asker in phone.hashes:
+        raise NotAllowed("move-not-yours")
+    table = table._replace(move=None)
+    if not allow:
+        return table
+    if move.seat is None:
+        return table._replace(host=move.asker)
+    seat = table.seat(move.seat)
+    if seat.holder == table.host:
+        table = table._replace(host=move.asker)
+    return _with_seat(table, seat._replace(holder=move.asker))
+
+
+# -- what the table is waiting for
+
+
+class Waiting(NamedTuple):
+    """One thing the table waits for before it is locked, for every phone to read.
+
+    :ivar what: ``"players"`` (fewer than 2 seats), ``"entering"`` (a kingdom
+        not done: ``seat``), ``"fixing"`` (a card reported wrong: ``seat``),
+        ``"legend"`` (a Legend two seats claim: ``seat``), ``"checking"`` (a
+        kingdom not checked: ``seat``), ``"move"`` (a request to move ``seat``,
+        ``None`` for the host's role, to be allowed), ``"lock"`` (the host's lock).
+    """
+
+    what: str
+    seat: int | None = None
+
+
+def waiting_for(table: Table, now: datetime) -> tuple[Waiting, ...]:
+    """What *table* waits for, in the order it is needed (nothing once locked)."""
+    if table.locked:
+        return ()
+    waits: list[Waiting] = []
+    move = table.pending_move(now)
+    if move is not None:
+        waits.append(Waiting("move", move.seat))
+    if len(table.seats) < MIN_PLAYERS:
+        waits.append(Waiting("players"))
+    waits += [Waiting("fixing", s.number) for s in table.seats if s.wrong_cell is not None]
+    waits += [Waiting("entering", s.number) for s in table.seats if not s.done and s.wrong_cell is None]
+    waits += [Waiting("legend", s.number) for s in table.seats if table.legend_clashes(s)]
+    if table.checks_required:
+        waits += [Waiting("checking", s.number) for s in table.seats if s.done and s.checked_by is None]
+    if len(waits) == (move is not None) and len(table.seats) >= MIN_PLAYERS:
+        waits.append(Waiting("lock"))
+    return tuple(waits)
+
+
+def look(table: Table) -> str:
+    """What the table's pages show but the card counts, as a short digest:
+    two versions of a table with the same look differ only in the cards entered
+    (a page then updates its counts; another look, the page's live part anew).
+    The cards count too once every seat is done (deck warnings, R1)."""
+    all_done = len(table.seats) > 1 and all(seat.done for seat in table.seats)
+    parts = [
+        table.checks_required,
+        table.locked,
+        table.next_code,
+        table.move,
+        table.host,
+        [
+            (s.number, s.name, s.holder, s.done, s.checked_by, s.wrong_cell, s.wrong_by, sorted(s.legends))
+            + ((s.cells,) if all_done else ())
+            for s in table.seats
+        ],
+    ]
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+# -- the table as JSON: the API's answers and every announcement
+
+
+def seat_dict(table: Table, seat: Seat) -> dict[str, object]:
+    """``{"seat", "name", "cards_entered", "done", "checked_by", "wrong_cell",
+    "wrong_by", "kingdom": 4 × 4 card ids or null, "legends", "legend_clashes":
+    [{"legend", "seats"}]}``."""
+    return {
+        "seat": seat.number,
+        "name": seat.name,
+        "cards_entered": seat.cards_entered,
+        "done": seat.done,
+        "checked_by": seat.checked_by,
+        "wrong_cell": seat.wrong_cell,
+        "wrong_by": seat.wrong_by,
+        "kingdom": seat.rows,
+        "legends": list(seat.legends),
+        "legend_clashes": [
+            {"legend": legend, "seats": list(seats)} for legend, seats in table.legend_clashes(seat).items()
+        ],
+    }
+
+
+def table_dict(table: Table) -> dict[str, object]:
+    """``{"code", "version", "look", "ruleset", "played_on", "checks_required",
+    "locked", "next_code", "expires_at", "seats": [seat, …]}`` (see :func:`seat_dict`;
+    ``look``: :func:`look`; ``expires_at`` ``null`` once locked)."""
+    return {
+        "code": table.code,
+        "version": table.version,
+        "look": look(table),
+        "ruleset": table.ruleset,
+        "played_on": table.played_on.isoformat(),
+        "checks_required": table.checks_required,
+        "locked": table.locked,
+        "next_code": table.next_code,
+        "expires_at": None if table.locked else table.expires_at.isoformat(timespec="seconds"),
+        "seats": [seat_dict(table, seat) for seat in table.seats],
+    }

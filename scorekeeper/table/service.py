@@ -1,0 +1,291 @@
+"""The only code that changes a shared table.
+
+Every change claims the table's row first (its version + 1: the changes of one
+table wait for each other, in every database and process), reads the table,
+asks :mod:`.model` for the table after the change (a refusal writes nothing),
+writes what changed, commits, and then announces the table once
+(:func:`.live.announce`). The pages and the JSON API change tables through
+these functions only.
+
+The phone asking is given by the secrets it keeps for the table (*secrets*:
+the pages' cookie, the API's bearer token), identified at the table as it is
+when the change is made (:func:`.model.identify`).
+"""
+
+from __future__ import annotations
+
+import secrets as random_secrets
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime
+
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import GameError, GameErrors, get_ruleset
+from ..store import tables as rows
+from ..store.db import db
+from ..store.games import Details, save_game
+from ..store.models import Group, SavedGame
+from . import live, model
+from .model import CODE_ALPHABET, CODE_LENGTH, EXPIRES_AFTER, Draft, Phone, Seat, Shown, Table
+
+Secrets = Sequence[str | None]
+
+
+def now() -> datetime:
+    """The time of a change (UTC)."""
+    return datetime.now(UTC)
+
+
+def find(code: object) -> Table | None:
+    """The table with join code *code* (case, spaces and dashes ignored),
+    locked or not; ``None`` if there is none, or it was left unlocked for
+    longer than :data:`~.model.EXPIRES_AFTER` (it is removed then)."""
+    normal = model.normalise_code(code)
+    if normal is None:
+        return None
+    table = rows.read(normal)
+    if table is not None and table.is_expired(now()):
+        expire()
+        return None
+    return table
+
+
+def expire() -> int:
+    """Remove every table left unlocked for longer than :data:`~.model.EXPIRES_AFTER`,
+    with its drafts (on access and at start-up: no scheduled job is needed).
+
+    :returns: how many tables were removed."""
+    return rows.expire_tables(now() - EXPIRES_AFTER)
+
+
+def _change(code: str, step: Callable[[Table], Table]) -> Table:
+    """Run *step* on table *code* as one change and announce the table after it.
+
+    :raises NoSuchTable: ``"table-not-found"``. :raises TableConflict: ``"table-locked"``.
+    :raises GameError, GameErrors: whatever *step* refuses (nothing is written then).
+    """
+    when = now()
+    version = rows.claim(code, when)
+    if version is None:
+        db.session.rollback()
+        if rows.read(code) is None:
+            raise model.NoSuchTable("table-not-found")
+        raise model.TableConflict("table-locked")
+    try:
+        before = rows.read(code)
+        assert before is not None  # our claim holds its row
+        after = step(before)._replace(version=version)
+        rows.write(before, after, when)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    live.announce(after)
+    return after
+
+
+def start(ruleset: str, played_on: date, *, checks_required: bool = True) -> tuple[Table, str]:
+    """Start a table for a game under *ruleset* (``"pocket"``, ``"classic"``,
+    R9) played on *played_on* (the host phone's local date).
+
+    :returns: the table and the host's secret (only its hash is stored).
+    :raises GameErrors: ``"ruleset-unknown"`` (R9).
+    """
+    try:
+        ruleset_id = get_ruleset(ruleset).id
+    except GameError as error:
+        raise GameErrors([error]) from None
+    expire()
+    secret = _new_secret()
+    when = now()
+    table = _insert(
+        Table(
+            "", ruleset_id, played_on, checks_required, 1, model.secret_hash(secret), when, False, None, None, None, ()
+        )
+    )
+    return table, secret
+
+
+def _insert(table: Table) -> Table:
+    """Store *table* under a fresh code (drawn again on the rare collision) and commit."""
+    when = now()
+    for _ in range(20):
+        fresh = table._replace(code="".join(random_secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
+        try:
+            rows.insert_table(fresh, when)
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            continue
+        return fresh
+    raise RuntimeError("no free table code after 20 draws")  # 31**6 codes: never in practice
+
+
+def take_seat(code: str, name: object, secrets: Secrets) -> tuple[Table, Seat, str]:
+    """The phone keeping *secrets* takes the next seat under *name*
+    (:func:`.model.take_seat`): held by the phone's own secret if it has one
+    here (the host's, adding a seat for a player without a phone), else by a new one.
+
+    :returns: the table, the seat, and the secret the phone keeps for it.
+    """
+    fresh = _new_secret()
+    kept: list[str] = []
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        kept.append(phone.secret or fresh)
+        after, _ = model.take_seat(table, name, model.secret_hash(kept[0]), phone)
+        return after
+
+    table = _change(code, step)
+    return table, table.seats[-1], kept[0]
+
+
+def save_draft(code: str, number: int, secrets: Secrets, draft: Draft) -> Table:
+    """Store seat *number*'s draft (:func:`.model.save_draft`)."""
+    return _change(code, lambda table: model.save_draft(table, number, model.identify(table, secrets), draft))
+
+
+def check(code: str, number: int, secrets: Secrets, seen: Shown) -> Table:
+    """The phone's seat checked seat *number*'s kingdom as its page showed it (:func:`.model.check`)."""
+    return _change(code, lambda table: model.check(table, number, model.identify(table, secrets), seen))
+
+
+def report_wrong(code: str, number: int, secrets: Secrets, cell: object, seen: Shown) -> Table:
+    """The phone's seat reports a wrong card at *cell* of seat *number* (:func:`.model.report_wrong`)."""
+    return _change(code, lambda table: model.report_wrong(table, number, model.identify(table, secrets), cell, seen))
+
+
+def set_checks(code: str, secrets: Secrets, required: bool) -> Table:
+    """The host switches checks by another player on or off (:func:`.model.set_checks`)."""
+    return _change(code, lambda table: model.set_checks(table, model.identify(table, secrets), required))
+
+
+def ask_to_move(code: str, seat: int | None, secrets: Secrets) -> tuple[Table, str]:
+    """The phone keeping *secrets* asks to take seat *seat* (``None``: the host's
+    role) from a phone that is gone (:func:`.model.ask_to_move`).
+
+    :returns: the table and the secret the phone keeps (its own, or a new one).
+    """
+    fresh = _new_secret()
+    kept: list[str] = []
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        kept.append(phone.secret or fresh)
+        return model.ask_to_move(table, seat, model.secret_hash(kept[0]), now())
+
+    return _change(code, step), kept[0]
+
+
+def answer_move(code: str, secrets: Secrets, allow: bool) -> Table:
+    """Someone at the table allows or refuses the waiting move (:func:`.model.answer_move`)."""
+    return _change(code, lambda table: model.answer_move(table, model.identify(table, secrets), allow, now()))
+
+
+def lock(code: str, secrets: Secrets, group: Group | None = None) -> tuple[SavedGame, str]:
+    """Make the table one saved game (revision 1, correctable later), by the
+    host (:func:`.model.game_to_lock`). Locking a locked table gives its game
+    again: twice, or from two processes at once, there is exactly one game.
+
+    :param group: the group the game goes to (its players join the group's
+        roster); ``None``: outside every group. The first lock decides.
+    :returns: the saved game and the secret of its private edit link, derived
+        from the host's secret, so each lock by the host gives the same link.
+    :raises NotAllowed: ``"host-only"``. :raises NotReady: why it cannot be locked yet.
+    :raises NoSuchTable: ``"table-not-found"`` (gone, or its game deleted since).
+    """
+    edit = ""
+    saved: list[SavedGame] = []
+
+    def step(table: Table) -> Table:
+        nonlocal edit
+        phone = model.identify(table, secrets)
+        game = model.game_to_lock(table, phone)
+        edit = _edit_secret(phone, table.code) or ""
+        made, _ = save_game(game, Details(table.played_on), group=group, commit=False, secret=edit)
+        db.session.flush()
+        rows.mark_locked(table.code, made.id, now())
+        saved.append(made)
+        return table._replace(locked=True, game_id=made.public_id)
+
+    try:
+        _change(code, step)
+    except model.TableConflict as error:
+        if error.message_id != "table-locked":
+            raise
+        table = rows.read(code)
+        phone = model.identify(table, secrets) if table else model.NOBODY
+        if not phone.host:
+            raise model.NotAllowed("host-only") from None
+        found = rows.locked_game(code)
+        if found is None:  # locked, and its game deleted since
+            raise model.NoSuchTable("table-not-found") from None
+        return found, _edit_secret(phone, code) or ""
+    return saved[0], edit
+
+
+def play_again(code: str, secrets: Secrets, played_on: date | None = None) -> Table:
+    """A new table after a locked one (:func:`.model.play_again_seats`): same
+    ruleset, seats, names and secrets, on *played_on* (default: the same date).
+    Asked twice, or from two processes at once, it gives the same new table.
+
+    :raises NotAllowed: ``"host-only"``. :raises TableConflict: ``"table-not-locked"``.
+    :raises NoSuchTable: ``"table-not-found"``.
+    """
+    table = find(code)
+    if table is None:
+        raise model.NoSuchTable("table-not-found")
+    seats = model.play_again_seats(table, model.identify(table, secrets))
+    if table.next_code is None:
+        following = _insert(
+            table._replace(
+                version=1,
+                played_on=played_on or table.played_on,
+                created_at=now(),
+                locked=False,
+                game_id=None,
+                next_code=None,
+                move=None,
+                seats=seats,
+            )
+        )
+        if rows.set_next_code(table.code, following.code, now()):
+            db.session.commit()
+            after = rows.read(table.code)
+            if after is not None:
+                live.announce(after)
+        else:  # another request opened one first: drop ours
+            db.session.rollback()
+            rows.delete_table(following.code)
+            db.session.commit()
+        table = rows.read(table.code) or table
+    following_table = rows.read(table.next_code) if table.next_code else None
+    if following_table is None or following_table.is_expired(now()):  # it expired unused: open another
+        rows.set_next_code(table.code, None, now())
+        db.session.commit()
+        return play_again(code, secrets, played_on)
+    return following_table
+
+
+def edit_link_secret(table: Table, phone: Phone) -> str | None:
+    """The secret of the locked game's edit link for the host's phone, else ``None``."""
+    return _edit_secret(phone, table.code) if table.locked else None
+
+
+def _edit_secret(phone: Phone, code: str) -> str | None:
+    return model.derived_secret(phone.host_secret, f"edit-link:{code}") if phone.host_secret else None
+
+
+def new_group_secret(table: Table, phone: Phone) -> str | None:
+    """The invite secret of a group made by locking *table* (the host chose a
+    new group), for the host's phone, else ``None``: derived from the host's
+    secret like the edit link's, so the host's phone can be given it again
+    when the lock's answer (which carries it) never arrived."""
+    if phone.host_secret is None:
+        return None
+    return model.derived_secret(phone.host_secret, f"group-invite:{table.code}")
+
+
+def _new_secret() -> str:
+    return random_secrets.token_urlsafe(24)

@@ -1,0 +1,142 @@
+"""What both blueprints of the shared table (its pages, its JSON API) need alike:
+the table a code names (a wrong code counted as a failed login), the phone
+asking (its secrets: the pages' cookie, or the API's bearer token), the
+wrong-code limit and its one refusal, a refusal's status, and the ETag of
+what a phone is shown.
+
+A phone's secret for one table lives in the cookie ``sk_table_<CODE>``
+(HttpOnly, SameSite=Lax, Secure over HTTPS), so that reopening the link
+returns to the seat; older phones may keep several there, separated by dots.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from typing import Any
+
+from flask import Response, g, jsonify, make_response, render_template, request
+from werkzeug.exceptions import TooManyRequests
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from ..engine import GameError, GameErrors
+from ..table import model, service
+from ..table.model import Phone, Table
+from .security import count_wrong_code, limiter, too_many_tries, was_wrong_code, wrong_code_rate_limit
+
+COOKIE_PREFIX = "sk_table_"
+#: How long a phone keeps its secret for a table: past the 24 hours an open
+#: table lives, for "Play again" and the host's edit link after the lock.
+COOKIE_DAYS = 7
+
+
+def bearer() -> str | None:
+    """The secret of ``Authorization: Bearer <secret>``, or ``None``."""
+    scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+    return secret.strip() or None if scheme.lower() == "bearer" else None
+
+
+def cookie_secrets(code: str) -> list[str]:
+    """The secrets this phone's cookie keeps for table *code*, at most 8."""
+    raw = request.cookies.get(COOKIE_PREFIX + code, "")
+    return [secret for secret in raw.split(".") if 0 < len(secret) <= 64][:8]
+
+
+def phone_secrets(code: str) -> list[str]:
+    """The secrets the phone asking about table *code* presents: its bearer
+    token if it sends one (the API), else its cookie's (the pages)."""
+    token = bearer()
+    return [token] if token else cookie_secrets(code)
+
+
+def keep_secret(response: WerkzeugResponse, code: str, secret: str) -> WerkzeugResponse:
+    """*response*, setting this phone's cookie for table *code* to *secret* first,
+    then the others it kept (a phone that moved a seat here keeps its older one too)."""
+    kept = [secret, *(other for other in cookie_secrets(code) if other != secret)][:8]
+    response.set_cookie(
+        COOKIE_PREFIX + code,
+        ".".join(kept),
+        max_age=int(timedelta(days=COOKIE_DAYS).total_seconds()),
+        path="/",
+        secure=request.is_secure,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
+def find_table(code: str) -> Table:
+    """The table of join code *code* (read once per request).
+
+    :raises NoSuchTable: ``"table-not-found"``, counted as a wrong code (a failed login).
+    """
+    found = g.setdefault("tables_read", {})
+    if code not in found:
+        found[code] = service.find(code)
+    table: Table | None = found[code]
+    if table is None:
+        count_wrong_code()
+        raise model.NoSuchTable("table-not-found")
+    return table
+
+
+def this_phone(table: Table) -> Phone:
+    """Who the phone asking is at *table*."""
+    return model.identify(table, phone_secrets(table.code))
+
+
+def _seated_here() -> bool:
+    """The phone asking holds a secret of the table in the address (host or seat):
+    no code guesser, so wrong codes typed from the same address (a home network,
+    where every phone shares one) never lock it out of its own table."""
+    code = model.normalise_code((request.view_args or {}).get("code", ""))
+    if code is None or not phone_secrets(code):
+        return False
+    try:
+        return this_phone(find_table(code)).is_anyone
+    except model.NoSuchTable:
+        g.wrong_code = False  # counted when the view finds it missing
+        return False
+
+
+def too_many(limit: Any = None) -> Response:
+    """The refusal of a rate limit at the tables: JSON to the API, a page to a browser."""
+    message = too_many_tries(limit)
+    if request.path.startswith("/api/"):
+        response = jsonify(errors=[message])
+        response.status_code = 429
+        return response
+    return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
+
+
+#: Codes that name no table cost like failed logins, per client address, on the pages and the API alike.
+wrong_code_limit = limiter.shared_limit(
+    wrong_code_rate_limit,
+    scope="wrong-codes",
+    deduct_when=was_wrong_code,
+    on_breach=too_many,
+    exempt_when=_seated_here,
+)
+
+
+def status_of(error: GameError | GameErrors) -> int:
+    """A refusal's HTTP status: 409 the table's state (not ready to lock, locked,
+    full, …), 400 input R8 refuses, 404 no such table or seat, 403 not allowed."""
+    if isinstance(error, model.NotReady):
+        return 409
+    if isinstance(error, GameErrors):
+        return 400
+    if isinstance(error, model.NoSuchTable):
+        return 404
+    if isinstance(error, model.NotAllowed):
+        return 403
+    if isinstance(error, model.TableConflict):
+        return 409
+    return 400
+
+
+def etag(table: Table, phone: Phone, *parts: object) -> str:
+    """The ETag of what *phone* is shown of *table* (its version, what the phone
+    holds there, and *parts* such as the page's language)."""
+    key = repr((table.version, phone.host, sorted(phone.seats), parts))
+    return hashlib.sha256(key.encode()).hexdigest()[:20]
