@@ -25,7 +25,7 @@ RUN python -m venv /opt/scorekeeper \
  && /opt/scorekeeper/bin/pip install --no-cache-dir /tmp/dist/*.whl \
  && rm -r /tmp/dist \
  && install -d -o scorekeeper -g scorekeeper -m 0700 /opt/scorekeeper/var/scorekeeper-instance
-COPY deploy/gunicorn.conf.py /etc/scorekeeper/gunicorn.conf.py
+COPY deploy/gunicorn.conf.py deploy/gunicorn-live.conf.py /etc/scorekeeper/
 
 ENV PATH=/opt/scorekeeper/bin:$PATH \
     PYTHONUNBUFFERED=1 \
@@ -33,7 +33,8 @@ ENV PATH=/opt/scorekeeper/bin:$PATH \
     FLASK_APP=scorekeeper
 USER scorekeeper
 WORKDIR /opt/scorekeeper
-EXPOSE 8000
+# 8000: pages (deploy/gunicorn.conf.py); 8001: the tables' streams (compose's "live" service)
+EXPOSE 8000 8001
 # Liveness: the app answers. It asks as "localhost", so a TRUSTED_HOSTS list must name it
 # (compose.yaml's does; the proxy never passes that host on from outside).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

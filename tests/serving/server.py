@@ -50,8 +50,8 @@ def gunicorn(
     *database_url* None: the app's own default (SQLite in its instance folder).
     *command*: another environment's gunicorn, started in *cwd*. *config*: a
     gunicorn settings file (:data:`GUNICORN_CONF`); *timeout*: seconds before a
-    silent worker is restarted; *worker_class*: ``sync`` or ``gthread`` (8 threads
-    a worker); *env*: more environment."""
+    silent worker is restarted; *worker_class*: ``sync``, ``gthread`` (8 threads
+    a worker) or ``gevent`` (the stream workers'); *env*: more environment."""
     port = free_port()
     environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
     if database_url is not None:
@@ -62,6 +62,7 @@ def gunicorn(
         [
             *(str(command), *settings, "-w", str(workers), "-b", f"127.0.0.1:{port}", "--timeout", str(timeout)),
             *(("-k", "gthread", "--threads", "8") if worker_class == "gthread" else ()),
+            *(("-k", "gevent") if worker_class == "gevent" else ()),
             app,
         ],
         env=environment,
@@ -158,14 +159,19 @@ def release_step(database_url: str, **env: str) -> None:
     )
 
 
-def nginx_config(listen: str, upstreams: list[str], host_names: str, folder: Path) -> Path:
+def nginx_config(
+    listen: str, upstreams: list[str], host_names: str, folder: Path, live: list[str] | None = None
+) -> Path:
     """The production nginx settings (:data:`NGINX_TEMPLATE`, compose's proxy) with
     *listen* (``127.0.0.1:8080``), the *upstreams* (``127.0.0.1:5701``, …) in place
-    of compose's ``app:8000`` and *host_names* for ``${SCOREKEEPER_HOST}``, inside
-    a main file that keeps every path in *folder*. Returns the main file."""
+    of compose's ``app:8000``, the stream workers *live* in place of ``live:8001``
+    (default: the upstreams, whose sync workers refuse streams) and *host_names* for
+    ``${SCOREKEEPER_HOST}``, inside a main file that keeps every path in *folder*.
+    Returns the main file."""
     site = NGINX_TEMPLATE.read_text(encoding="utf-8")
     for old, new in (
         ("    server app:8000;\n", "".join(f"    server {upstream};\n" for upstream in upstreams)),
+        ("    server live:8001;\n", "".join(f"    server {upstream};\n" for upstream in live or upstreams)),
         ("${SCOREKEEPER_HOST}", host_names),
     ):
         if old not in site:
@@ -197,14 +203,21 @@ http {{
 
 
 @contextlib.contextmanager
-def nginx(upstreams: list[str], folder: Path, program: str | None = None, host_names: str = "127.0.0.1 localhost"):
+def nginx(
+    upstreams: list[str],
+    folder: Path,
+    program: str | None = None,
+    host_names: str = "127.0.0.1 localhost",
+    live: list[str] | None = None,
+):
     """Yield the base URL of Debian's nginx with the production settings on a free
-    loopback port, in front of *upstreams* (``host:port``); its files, access log
-    included (``access.log``), in *folder*; stopped on exit."""
+    loopback port, in front of *upstreams* (``host:port``) and the stream workers
+    *live* (see :func:`nginx_config`); its files, access log included
+    (``access.log``), in *folder*; stopped on exit."""
     program = program or shutil.which("nginx") or "/usr/sbin/nginx"  # (sbin: not on every user's PATH)
     port = free_port()
     folder.mkdir(parents=True, exist_ok=True)
-    main = nginx_config(f"127.0.0.1:{port}", upstreams, host_names, folder)
+    main = nginx_config(f"127.0.0.1:{port}", upstreams, host_names, folder, live)
     subprocess.run(
         [program, "-t", "-q", "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(main)], check=True
     )

@@ -17,9 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_compose_has_two_replicas_behind_nginx_migrated_first_with_shared_limits():
     services = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))["services"]
-    assert set(services) == {"db", "redis", "migrate", "app", "proxy"}
-    app, migrate = services["app"], services["migrate"]
-    assert app["deploy"]["replicas"] == 2
+    assert set(services) == {"db", "redis", "migrate", "app", "live", "proxy"}
+    app, migrate, live = services["app"], services["migrate"], services["live"]
+    assert app["deploy"]["replicas"] == 2 and live["deploy"]["replicas"] == 2
+    # the streams: gevent workers of their own, told of every change through Redis
+    assert "gunicorn-live.conf.py" in " ".join(live["command"]) and live["environment"] == app["environment"]
+    assert live["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert app["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert migrate["command"] == ["flask", "db", "upgrade"] and migrate["restart"] == "no"
     assert "ports" not in app  # reached through the proxy only
@@ -27,6 +30,7 @@ def test_compose_has_two_replicas_behind_nginx_migrated_first_with_shared_limits
     assert environment == migrate["environment"]  # the release step migrates the replicas' database
     assert environment["SCOREKEEPER_MIGRATE"] == "false"
     assert environment["SCOREKEEPER_RATELIMIT_STORAGE_URI"].startswith("redis://redis:")
+    assert environment["SCOREKEEPER_REDIS_URL"].startswith("redis://redis:")
     assert (
         environment["SCOREKEEPER_DATABASE_URL"].startswith("postgresql://")
         and "@db:" in environment["SCOREKEEPER_DATABASE_URL"]
@@ -36,6 +40,7 @@ def test_compose_has_two_replicas_behind_nginx_migrated_first_with_shared_limits
     mounted = {volume.split(":")[0] for volume in proxy["volumes"]}
     assert f"./{NGINX_TEMPLATE.relative_to(ROOT)}" in mounted
     assert proxy["depends_on"]["app"]["condition"] == "service_healthy"
+    assert proxy["depends_on"]["live"]["condition"] == "service_healthy"
 
 
 def test_image_runs_unprivileged_with_a_health_check_and_the_production_settings():
@@ -44,7 +49,7 @@ def test_image_runs_unprivileged_with_a_health_check_and_the_production_settings
     user = re.search(r"^USER (\S+)", final_stage, re.MULTILINE)[1]
     assert user not in ("root", "0")
     assert re.search(r"^HEALTHCHECK .*\n?.*/healthz", final_stage, re.MULTILINE)
-    assert "COPY deploy/gunicorn.conf.py /etc/scorekeeper/gunicorn.conf.py" in final_stage
+    assert "COPY deploy/gunicorn.conf.py deploy/gunicorn-live.conf.py /etc/scorekeeper/" in final_stage
     assert re.search(r'^CMD \["gunicorn", "-c", "/etc/scorekeeper/gunicorn.conf.py"', final_stage, re.MULTILINE)
 
 

@@ -87,3 +87,61 @@ def test_two_servers_share_a_table_and_one_lock_makes_one_game(database_url, tmp
             )
     for log in ("a.log", "b.log"):
         assert "Traceback" not in (tmp_path / log).read_text()
+
+
+def test_a_change_made_on_one_instance_reaches_a_phone_streaming_from_the_other(database_url, tmp_path):
+    """Two instances over one database and one redis-server: the pages and drafts of
+    the first (sync workers, deploy/gunicorn.conf.py), the streams of the second
+    (gevent workers, deploy/gunicorn-live.conf.py). Each change made on the first is
+    announced through Redis and reaches a phone streaming from the second, in order;
+    the first refuses to hold a stream itself (its page falls back to asking)."""
+    import socketio
+
+    from tests.serving.server import DEPLOY, GUNICORN_CONF, redis_server, required_program
+
+    redis = required_program("redis-server")
+    with contextlib.ExitStack() as servers:
+        env = {"SCOREKEEPER_REDIS_URL": servers.enter_context(redis_server(redis))}
+        pages = servers.enter_context(
+            gunicorn(database_url, workers=2, log=tmp_path / "pages.log", config=GUNICORN_CONF, **env)
+        )
+        streams = servers.enter_context(
+            gunicorn(database_url, workers=1, log=tmp_path / "live.log", config=DEPLOY / "gunicorn-live.conf.py", **env)
+        )
+        table = requests.post(f"{pages}/api/tables", json={"played_on": "2026-12-01"}, timeout=10).json()
+        code = table["code"]
+        page = requests.get(f"{pages}/t/{code}", timeout=10).text
+        ticket = page.split('data-ticket="', 1)[1].split('"', 1)[0]
+        assert requests.get(f"{pages}/socket.io/?EIO=4&transport=websocket", timeout=10).status_code == 503
+
+        seen: list[dict] = []
+        arrived = threading.Event()
+        phone = socketio.Client(reconnection=False)
+
+        @phone.on("table")
+        def told(state: dict) -> None:
+            seen.append(state)
+            if state["seats"] and state["seats"][0]["cards_entered"] == 16:
+                arrived.set()
+
+        phone.connect(streams, transports=["websocket"], auth={"ticket": ticket}, wait_timeout=10)
+        try:
+            seat = requests.post(f"{pages}/api/tables/{code}/seats", json={"name": "Ada"}, timeout=10).json()
+            cells: list = [None] * 16
+            for m, card in enumerate(card for row in PLAYERS[0]["kingdom"] for card in row):
+                cells[m] = card
+                drafted = requests.put(
+                    f"{pages}/api/tables/{code}/seats/1",
+                    json={"kingdom": cells},
+                    headers=auth(seat["seat_token"]),
+                    timeout=10,
+                )
+                assert drafted.status_code == 200
+            assert arrived.wait(10), seen
+        finally:
+            phone.disconnect()
+        versions = [state["version"] for state in seen]
+        assert versions == sorted(versions) and versions[-1] == drafted.json()["version"]
+        assert [state["seats"][0]["cards_entered"] for state in seen[1:]] == list(range(1, 17))  # every change
+    for log in ("pages.log", "live.log"):
+        assert "Traceback" not in (tmp_path / log).read_text()

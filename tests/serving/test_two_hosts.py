@@ -1,7 +1,8 @@
 """The production shape of compose.yaml, from Debian's packages (CI has no Docker): the
 schema migrated once as a release step, two gunicorn instances of two workers each on
-two ports (the production settings, deploy/gunicorn.conf.py), one PostgreSQL database
-(SQLite without one), one redis-server for the rate-limit counts, nginx in front with
+two ports (the production settings, deploy/gunicorn.conf.py) and a stream worker beside
+each (deploy/gunicorn-live.conf.py), one PostgreSQL database (SQLite without one), one
+redis-server for the rate-limit counts and the tables' announcements, nginx in front with
 the production settings (deploy/nginx/default.conf.template).
 
 Each test comes from a new client address (``X-Forwarded-For``, trusted from one
@@ -21,12 +22,13 @@ from bs4 import BeautifulSoup
 
 from tests.conftest import CASE_FILES, form_data, load_case
 from tests.serving.databases import fresh_database
-from tests.serving.server import GUNICORN_CONF, gunicorn, nginx, redis_server, release_step, required_program
+from tests.serving.server import DEPLOY, GUNICORN_CONF, gunicorn, nginx, redis_server, release_step, required_program
 
 pytestmark = pytest.mark.slow
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 SAVES, PDFS = 10, 3  # the configured limits, per minute
+LIVE_CONF = DEPLOY / "gunicorn-live.conf.py"
 _addresses = (f"203.0.113.{n}" for n in itertools.count(10))
 
 
@@ -45,13 +47,18 @@ def hosts(tmp_path_factory):
         "SCOREKEEPER_PROXY_FIX_X_PROTO": "1",
     }
     with contextlib.ExitStack() as stack:
-        env["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = stack.enter_context(redis_server(redis))
+        env["SCOREKEEPER_REDIS_URL"] = stack.enter_context(redis_server(redis))
         first, second = (
             stack.enter_context(gunicorn(url, workers=2, log=tmp / f"gunicorn-{n}.log", config=GUNICORN_CONF, **env))
             for n in (1, 2)
         )
+        live = [  # the tables' stream workers, one process beside each instance (compose's "live")
+            stack.enter_context(gunicorn(url, workers=1, log=tmp / f"gunicorn-live-{n}.log", config=LIVE_CONF, **env))
+            for n in (1, 2)
+        ]
         upstreams = [first.removeprefix("http://"), second.removeprefix("http://")]
-        proxy = stack.enter_context(nginx(upstreams, tmp / "nginx", program=nginx_program))
+        streams = [base.removeprefix("http://") for base in live]
+        proxy = stack.enter_context(nginx(upstreams, tmp / "nginx", program=nginx_program, live=streams))
         yield first, second, proxy
     for log in tmp.glob("gunicorn-*.log"):
         assert "Traceback" not in log.read_text()
@@ -160,3 +167,36 @@ def test_proxy_answers_while_200_slow_clients_hold_connections(hosts):
     finally:
         for connection in slow:
             connection.close()
+
+
+def test_a_table_streams_through_the_proxy_to_a_phone_whatever_instance_made_the_change(hosts):
+    """nginx passes the WebSocket on to the stream workers (an upgrade, nothing buffered):
+    a phone watching through the proxy is told of each change, made through the proxy
+    (either instance) or straight on either instance."""
+    import threading
+
+    import socketio
+
+    first, second, proxy = hosts
+    client = Client()
+    table = client.post(f"{proxy}/api/tables", json={"played_on": "2026-12-01"}, timeout=30).json()
+    code = table["code"]
+    ticket = client.get(f"{proxy}/t/{code}", timeout=30).text.split('data-ticket="', 1)[1].split('"', 1)[0]
+    told: list[int] = []
+    four = threading.Event()
+    phone = socketio.Client(reconnection=False, http_session=client)
+
+    @phone.on("table")
+    def change(state: dict) -> None:
+        told.append(len(state["seats"]))
+        if len(state["seats"]) == 4:
+            four.set()
+
+    phone.connect(proxy, transports=["websocket"], auth={"ticket": ticket}, wait_timeout=10)
+    try:
+        for base, name in zip((proxy, first, second, proxy), ("Ada", "Bo", "Cy", "Di"), strict=True):
+            assert client.post(f"{base}/api/tables/{code}/seats", json={"name": name}, timeout=30).status_code == 201
+        assert four.wait(10), told
+    finally:
+        phone.disconnect()
+    assert told == [1, 2, 3, 4]
