@@ -147,6 +147,7 @@
   window.addEventListener("offline", offline);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { now(); } });
   window.addEventListener("pagehide", function () { leaving = true; if (socket) { socket.close(); } });
+  window.addEventListener("beforeunload", function () { leaving = true; });  // its user's navigation wins
   window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; now(); } });
   var refreshButton = document.getElementById("refresh");
   if (refreshButton) { refreshButton.hidden = true; }
