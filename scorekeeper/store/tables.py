@@ -221,5 +221,5 @@ def expire_tables(cutoff: datetime) -> int:
 
 
 def _aware(when: datetime) -> datetime:
-    """SQLite gives back naive times (stored in UTC)."""
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    """A stored time in UTC (SQLite gives back naive times, stored in UTC; PostgreSQL its own UTC zone)."""
+    return when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)

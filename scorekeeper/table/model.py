@@ -501,6 +501,8 @@ def save_draft(table: Table, number: int, phone: Phone, draft: Draft) -> Table:
             wrong_by=seat.wrong_by if wrong_kept else None,
             entered_by=seat.entered_by | phone.hashes,
         )
+    if seat.done and seat.cards_entered < CELLS:  # a card taken away: no longer done
+        seat = seat._replace(done=False, checked_by=None)
     if draft.done is not None and draft.done != seat.done:
         if draft.done:
             if seat.cards_entered < CELLS:
@@ -657,8 +659,12 @@ def ask_to_move(table: Table, seat: int | None, asker: str, now: datetime) -> Ta
 def answer_move(table: Table, phone: Phone, allow: bool, now: datetime) -> Table:
     """Someone at the table (a seated phone or the host's, not the one asking)
     allows or refuses the waiting request. Allowed, the asking phone holds
-    the seat from now on (with the host's role when the seat was the host's own),
-    or the host's role; the phone that held it before no longer does.
+    the seat from now on, and the phone that held it before no longer does.
+    The host's own seat moves with everything the host's phone held (its role,
+    its seat, the seats it added for players without a phone: no phone then
+    checks a kingdom it entered on the phone it lost); the host's role alone
+    moves alone, and so does any other seat (a seat the host added, to its
+    player's own phone).
 
     :raises TableConflict: ``"move-none"`` (no request waits, or it expired), ``"table-locked"``.
     :raises NotAllowed: ``"move-not-yours"`` (not seated, or the asking phone itself).
@@ -674,10 +680,13 @@ def answer_move(table: Table, phone: Phone, allow: bool, now: datetime) -> Table
         return table
     if move.seat is None:
         return table._replace(host=move.asker)
-    seat = table.seat(move.seat)
-    if seat.holder == table.host:
-        table = table._replace(host=move.asker)
-    return _with_seat(table, seat._replace(holder=move.asker))
+    host_seat = table.host_seat
+    if host_seat is not None and host_seat.number == move.seat:
+        # the host's own phone is gone: everything it held moves (its role, its seat, the seats it added)
+        gone = table.host
+        seats = tuple(s._replace(holder=move.asker) if s.holder == gone else s for s in table.seats)
+        return table._replace(host=move.asker, seats=seats)
+    return _with_seat(table, table.seat(move.seat)._replace(holder=move.asker))
 
 
 # -- what the table is waiting for
@@ -727,7 +736,7 @@ def look(table: Table) -> str:
         table.checks_required,
         table.locked,
         table.next_code,
-        table.move,
+        None if table.move is None else (table.move.seat, table.move.asker, table.move.asked_at.timestamp()),
         table.host,
         [
             (s.number, s.name, s.holder, s.done, s.checked_by, s.wrong_cell, s.wrong_by, sorted(s.legends))
