@@ -279,6 +279,7 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         for seat in table.seats
     ]
     move = None if table.locked else table.pending_move(service.now())
+    asked_here = move is not None and move.asker in {model.secret_hash(s) for s in cookie_secrets(table.code)}
     host_seat = table.host_seat
     return SimpleNamespace(
         code=table.code,
@@ -295,9 +296,10 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         if table.locked
         else [w for w in model.waiting_for(table, service.now()) if not (compact and w.what == "entering")],
         move=move,
-        move_by_me=move is not None and move.asker in phone.hashes,
-        may_answer_move=move is not None and phone.is_anyone and move.asker not in phone.hashes,
+        move_by_me=asked_here,
+        may_answer_move=move is not None and phone.is_anyone and not asked_here,
         is_host=phone.host,
+        phone=f"{'host' if phone.host else ''}:{','.join(map(str, sorted(phone.seats)))}",  # what it holds here
         locked=table.locked,
         next_code=table.next_code,
         checks_required=table.checks_required,

@@ -77,6 +77,10 @@
         leave();  // locked meanwhile: the sheet; on the sheet, "Play again" pressed: the way to the new table
         return;
       }
+      if (fresh.dataset.phone !== live.dataset.phone && !leaving) {  // a seat or the host's role moved here
+        window.location.reload();
+        return;
+      }
       shown = { version: version, look: fresh.dataset.look };
       live.innerHTML = fresh.innerHTML;
       if (latest && latest.version > version) {  // pushed while this was on its way

@@ -88,6 +88,9 @@ def _seat_ada_and_bo(host, bo, live_server: str, done: bool = False) -> str:
         token = page.get_attribute("#seat-form input[name=csrf_token]", "value")
         answer = page.request.post(page.url, form=fields | {"action": "done", "csrf_token": token}, max_redirects=0)
         assert answer.status == 303
+    for page in (host, bo) if done else ():  # each open seat page comes anew by itself: its seat is done
+        expect(page.locator("#undone")).to_be_visible(timeout=10_000)
+        page.wait_for_selector("#palette:not([hidden])")
     return code
 
 
@@ -95,7 +98,6 @@ def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
     context, page, problems = _new_phone(browser)
     try:
         _start_table_as(page, live_server, "Ada")
-        seat = page.url
         _paint(page, "forest", [0, 1, 2])
         _saved(page)
 
@@ -145,8 +147,6 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
     (_, host, host_problems), (_, bo, bo_problems) = phones
     try:
         code = _seat_ada_and_bo(host, bo, live_server, done=True)
-        expect(bo.locator("#undone")).to_be_visible(timeout=10_000)  # Bo's page came anew: done elsewhere
-        bo.wait_for_selector("#palette:not([hidden])")
         first = _grid(bo)[0]
 
         bo.route(DRAFTS, lambda route: route.abort())
@@ -223,8 +223,6 @@ def test_a_seat_reported_wrong_comes_back_not_done_on_its_open_page(browser, liv
     (_, host, host_problems), (_, bo, bo_problems) = phones
     try:
         code = _seat_ada_and_bo(host, bo, live_server, done=True)
-        expect(bo.locator("#undone")).to_be_visible(timeout=10_000)  # Bo's open page came anew: done
-        bo.wait_for_selector("#palette:not([hidden])")
 
         host.goto(f"{live_server}/t/{code}/check/2")  # Ada checks Bo's kingdom: row 1, column 3 is wrong
         host.locator("#check-grid label").nth(2).tap()

@@ -1,0 +1,279 @@
+"""The table, live: every change pushed to every phone (issue "The table, live").
+
+Four Chromium contexts at one table learn of each change over their stream, with
+no polling: one through a stream cut and resumed, one offline and back, one
+reloading, one hidden and shown again. An answer held back never takes a card off
+the screen; a host whose phone is gone does not strand the table; "Done" tapped
+offline is kept and sent; a refused update says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.test_seat_reload import DRAFTS, _grid, _new_phone, _paint, _saved, _seat_ada_and_bo, _take_seat
+from tests.conftest import load_case
+
+pytestmark = pytest.mark.browser
+
+CASE = load_case(Path(__file__).parents[1] / "data" / "cases" / "19-four-players.json")
+STREAM = "**/socket.io/**"
+
+
+def _count(page, seat: int):
+    """The "n/16 cards" of *seat* in *page*'s live part."""
+    return page.locator(f"#live .seat-cards[data-seat='{seat}']").first
+
+
+class Stream:
+    """A page's WebSocket passed on to the server by the test (Playwright's routing),
+    so that the test can cut it, and refuse new ones for a while."""
+
+    def __init__(self, page) -> None:
+        self.routes: list = []
+        self.refusing = False
+        self.connections = 0
+        page.route_web_socket(STREAM, self._route)
+
+    def _route(self, ws) -> None:
+        self.connections += 1
+        if self.refusing:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.routes.append(ws)
+
+    def cut(self) -> None:
+        """Close the page's stream as a network that drops it would."""
+        for ws in self.routes:
+            ws.close(code=1006, reason="cut")
+        self.routes.clear()
+
+
+def _hide(page, hidden: bool) -> None:
+    """The page goes to the background (or comes back): document.hidden and its event, as a phone's browser."""
+    page.evaluate(
+        "(hidden) => { Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange')); }",
+        hidden,
+    )
+
+
+def test_four_phones_see_every_change_pushed_through_a_cut_an_offline_spell_a_reload_and_the_background(
+    browser, live_server
+):
+    phones = [_new_phone(browser) for _ in range(4)]
+    (_, ada, problems_a), (_, bo, problems_b), (cy_context, cy, problems_c), (di_context, di, problems_d) = phones
+    ada.context.clock.install()  # the host's timers stop when its page goes to the background (below)
+    asked: dict[str, list[str]] = {name: [] for name in "abcd"}  # the live part asked anew, per phone
+    for name, page in zip("abcd", (ada, bo, cy, di), strict=True):
+        page.on("request", lambda request, name=name: asked[name].append(request.url) if "/live" in request.url else 0)
+    streams = {name: Stream(page) for name, page in zip("ac", (ada, cy), strict=True)}
+    try:
+        ada.goto(live_server + "/")
+        with ada.expect_navigation():
+            ada.locator("#start-table-button").tap()
+        code = ada.inner_text("#join-code").strip()
+        _take_seat(ada, "Ada")
+        for page, name in ((bo, "Bo"), (cy, "Cy"), (di, "Di")):
+            page.goto(f"{live_server}/t/{code}")
+            _take_seat(page, name)
+        for page in (ada, bo, cy, di):
+            expect(_count(page, 4)).to_have_text("0/16 cards", timeout=10_000)  # Di's seat, on every phone
+        for name in "abcd":
+            asked[name].clear()
+
+        # Ada enters three cards: every phone shows each, told over its stream, asking nothing
+        _paint(ada, "forest", [0, 1, 2])
+        for page in (bo, cy, di):
+            expect(_count(page, 1)).to_have_text("3/16 cards", timeout=10_000)
+        assert asked == {"a": [], "b": [], "c": [], "d": []}  # no polling: counts came pushed
+
+        # Cy's stream is cut: its page connects again and catches up with what it missed
+        before = streams["c"].connections
+        streams["c"].cut()
+        _paint(ada, "elves", [3, 4])
+        expect(_count(cy, 1)).to_have_text("5/16 cards", timeout=10_000)
+        assert streams["c"].connections == before + 1 and len(asked["c"]) >= 1  # reconnected, asked to catch up
+
+        # Di goes offline and taps: the top of the page says so with what it keeps; back, it is all sent
+        di_context.set_offline(True)
+        _paint(di, "mountain", [0, 1])
+        expect(di.locator("#live-status")).to_contain_text("No connection: 2 cards kept on this phone")
+        expect(di.locator("#preview-0 [data-row=total]")).to_have_text("–")  # points unknown, not 0
+        _paint(bo, "swamp", [5])
+        di_context.set_offline(False)
+        expect(_count(ada, 4)).to_have_text("2/16 cards", timeout=10_000)
+        expect(_count(di, 2)).to_have_text("1/16 cards", timeout=10_000)
+        expect(di.locator("#live-status")).to_be_hidden()
+        _saved(di)
+
+        # Bo reloads: the page shows the table as it is now
+        bo.reload()
+        expect(_count(bo, 1)).to_have_text("5/16 cards")
+        expect(_count(bo, 4)).to_have_text("2/16 cards")
+
+        # Ada's page goes to the background; its stream is cut and its timers stop (reconnecting waits);
+        # shown again, it connects at once and catches up, without waiting for any timer
+        _hide(ada, True)
+        ada.clock.pause_at(ada.evaluate("Date.now()") + 1000)
+        streams["a"].refusing = True
+        streams["a"].cut()
+        _paint(cy, "plain", [0, 1, 2, 3])
+        ada.wait_for_timeout(500)
+        assert _count(ada, 3).text_content() == "0/16 cards"
+        streams["a"].refusing = False
+        _hide(ada, False)
+        expect(_count(ada, 3)).to_have_text("4/16 cards", timeout=10_000)
+        ada.clock.resume()
+
+        # every phone ends with every count
+        for page in (ada, bo, cy, di):
+            for seat, count in ((1, 5), (2, 1), (3, 4), (4, 2)):
+                expect(_count(page, seat)).to_have_text(f"{count}/16 cards", timeout=10_000)
+        if SCREENSHOTS:
+            di.screenshot(path=str(Path(SCREENSHOTS) / "table-live-seat.png"), full_page=True)
+        assert problems_a == problems_b == problems_c == []
+        assert all("ERR_INTERNET_DISCONNECTED" in p for p in problems_d)
+    finally:
+        for context, _, _ in phones:
+            context.close()
+
+
+def test_an_answer_held_back_never_takes_a_card_back_off_the_screen(browser, live_server):
+    """A draft's answer held while the player taps on, and a live part asked before newer
+    changes but answered after them: each lands behind what the page shows already."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (_, ada, problems_a), (_, bo, problems_b) = phones
+    try:
+        code = _seat_ada_and_bo(ada, bo, live_server)
+        held: list = []
+        ada.route(DRAFTS, lambda route: held.append((route, route.fetch())))  # stored, its answer held
+        _paint(ada, "goblins", [0])
+        while not held:
+            ada.wait_for_timeout(20)
+        _paint(ada, "dragon", [1, 2])  # tapped while the first answer is on its way
+        route, answer = held.pop()
+        route.fulfill(response=answer)  # the answer holds the goblins only
+        ada.unroute(DRAFTS)
+        ada.wait_for_timeout(300)
+        assert _grid(ada)[:3] == ["goblins", "dragon", "dragon"]
+        _saved(ada)
+        assert _grid(ada)[:3] == ["goblins", "dragon", "dragon"]
+
+        # Bo's page asks for its live part (Cy sits down: more than the counts changed); the answer is
+        # held while Ada enters more cards; released late, it never shows fewer cards than before
+        late: list = []
+        bo.route("**/live*", lambda route: late.append((route, route.fetch())))
+        cy, seated, _ = _new_phone(browser)
+        try:
+            seated.goto(f"{live_server}/t/{code}")
+            _take_seat(seated, "Cy")
+            while not late:
+                bo.wait_for_timeout(20)
+            _paint(ada, "goblins", [3, 4])
+            for route, answer in late:
+                route.fulfill(response=answer)
+            bo.unroute("**/live*")
+            expect(_count(bo, 1)).to_have_text("5/16 cards", timeout=10_000)
+            expect(bo.locator("#live")).to_contain_text("Cy")
+            bo.wait_for_timeout(300)
+            assert _count(bo, 1).text_content() == "5/16 cards"
+        finally:
+            cy.close()
+        assert problems_a == problems_b == []
+    finally:
+        for context, _, _ in phones:
+            context.close()
+
+
+def test_a_table_whose_host_phone_is_gone_is_finished_from_another_phone(browser, live_server):
+    """Ada started the table and holds its host's role; her phone is gone (its context
+    destroyed). On a new phone she asks to take her seat; Bo's phone, which sees the
+    request, allows it; her new phone holds her seat and the host's role, checks Bo's
+    kingdom, and locks. Every phone says whom the table waits for, and for what."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (ada_context, ada, _), (_, bo, problems_b) = phones
+    new_context, new_ada, problems_new = _new_phone(browser)
+    try:
+        code = _seat_ada_and_bo(ada, bo, live_server, done=True)
+        bo.goto(f"{live_server}/t/{code}")
+        expect(bo.locator("#waiting")).to_contain_text("Waiting for another player to check Ada’s kingdom.")
+        with bo.expect_navigation():
+            bo.locator("#check-1").tap()
+        with bo.expect_navigation():
+            bo.locator("#checked").tap()
+        ada_context.close()  # the host's phone is gone
+
+        new_ada.goto(f"{live_server}/t/{code}")
+        new_ada.locator("#move summary").tap()
+        with new_ada.expect_navigation():
+            new_ada.locator("#move-1").tap()
+        expect(new_ada.locator("#move-request")).to_contain_text("This phone asks to take Ada’s seat")
+        expect(bo.locator("#move-request")).to_contain_text("Another phone asks to take Ada’s seat", timeout=10_000)
+        with bo.expect_navigation():
+            bo.locator("#move-allow").tap()
+        # the new phone comes anew holding Ada's seat and the host's role
+        expect(new_ada.locator("#host")).to_be_visible(timeout=10_000)
+        expect(new_ada.locator("#enter-1")).to_have_text("Your kingdom")
+        expect(bo.locator("#waiting")).to_contain_text("Waiting for another player to check Bo’s kingdom.")
+        with new_ada.expect_navigation():
+            new_ada.locator("#check-2").tap()
+        with new_ada.expect_navigation():
+            new_ada.locator("#checked").tap()
+        expect(bo.locator("#waiting")).to_contain_text("Waiting for the host, Ada, to lock the table.", timeout=10_000)
+        expect(new_ada.locator("#waiting")).to_contain_text("Every kingdom is ready: lock the table.")
+        with new_ada.expect_navigation():
+            new_ada.locator("#lock").tap()
+        for page in (new_ada, bo):
+            page.wait_for_selector("#score-table", timeout=10_000)
+        assert new_ada.locator("#private-link").count() == 1  # the host's private link, on its new phone
+        assert problems_b == problems_new == []
+    finally:
+        for context in (phones[1][0], new_context):
+            context.close()
+
+
+def test_done_tapped_offline_is_kept_and_sent_when_the_phone_is_back(browser, live_server):
+    context, page, _ = _new_phone(browser)
+    other, bo, _ = _new_phone(browser)
+    try:
+        code = _seat_ada_and_bo(page, bo, live_server)
+        player = CASE["game"]["players"][0]
+        cells = [card for row in player["kingdom"] for card in row]
+        for card in dict.fromkeys(cells):
+            _paint(page, card, [m for m, c in enumerate(cells) if c == card])
+        _saved(page)
+        context.set_offline(True)
+        page.locator("#done").tap()  # no error page: the page stays, and says what it keeps
+        expect(page.locator("#live-status")).to_contain_text("“Done” is kept on this phone")
+        assert page.url.endswith("/seat/1")
+        with page.expect_navigation():
+            context.set_offline(False)
+        page.wait_for_selector("#seats")
+        expect(page.locator("#seat-1")).to_contain_text("done")
+        expect(bo.locator("#live")).to_contain_text("16/16")
+        assert code in page.url
+    finally:
+        context.close()
+        other.close()
+
+
+def test_a_refused_update_says_the_view_may_be_out_of_date(browser, live_server):
+    context, page, _ = _new_phone(browser)
+    try:
+        stream = Stream(page)
+        page.goto(live_server + "/")
+        with page.expect_navigation():
+            page.locator("#start-table-button").tap()
+        while not stream.routes:
+            page.wait_for_timeout(20)
+        page.route("**/live*", lambda route: route.fulfill(status=429, body="Too many"))
+        stream.cut()  # connected again, the page asks for the live part: refused
+        expect(page.locator("#live-status")).to_contain_text("may be out of date", timeout=10_000)
+    finally:
+        context.close()
