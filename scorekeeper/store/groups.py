@@ -13,6 +13,7 @@ each game's entry and revisions keep the names as typed.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -110,9 +111,29 @@ def new_invite(group: Group) -> str:
     return secret
 
 
-def opens(group: Group, secret: str) -> bool:
-    """Whether *secret* is *group*'s current invite secret (constant-time compare)."""
-    return bool(group.invite_hash) and hmac.compare_digest(group.invite_hash, _hash(secret or ""))
+def opens(group: Group, secret: str, key: str | bytes = "") -> bool:
+    """Whether *secret* opens *group*: its current invite secret, or, with the
+    app's *key*, a table pass for it (:func:`table_pass`); compared in constant time."""
+    if not group.invite_hash or not isinstance(secret, str):
+        return False
+    if key and secret.startswith(TABLE_PASS) and len(secret) < 64:
+        return hmac.compare_digest(secret, table_pass(group, secret[len(TABLE_PASS) :].partition(".")[0], key))
+    return hmac.compare_digest(group.invite_hash, _hash(secret or ""))
+
+
+TABLE_PASS = "t."
+
+
+def table_pass(group: Group, code: str, key: str | bytes) -> str:
+    """What opens *group* for a phone seated at the shared table *code* that was
+    locked into it (``t.<code>.<HMAC>``): signed with the app's *key* over the
+    group's current invite, so it is never stored, cannot be made without the
+    key, and stops opening the group when its invite link is replaced, as the
+    invite secret of a phone that joined by the link does."""
+    raw = key.encode() if isinstance(key, str) else key
+    message = f"table-pass:{group.public_id}:{group.invite_hash}:{code}".encode()
+    digest = hmac.new(raw, message, hashlib.sha256).digest()[:18]
+    return f"{TABLE_PASS}{code}.{base64.urlsafe_b64encode(digest).decode()}"
 
 
 def find_group(public_id: str) -> Group | None:
@@ -122,14 +143,16 @@ def find_group(public_id: str) -> Group | None:
     return db.session.scalar(select(Group).where(Group.public_id == public_id))
 
 
-def groups_opened_by(keys: Iterable[tuple[str, str]]) -> list[Group]:
-    """The groups whose ``(public id, invite secret)`` pairs in *keys* are
-    current, in the order of *keys* (one query)."""
+def groups_opened_by(keys: Iterable[tuple[str, str]], key: str | bytes = "") -> list[Group]:
+    """The groups whose ``(public id, invite secret or table pass)`` pairs in
+    *keys* open them (:func:`opens`, with the app's *key*), in the order of *keys* (one query)."""
     keys = [(public_id, secret) for public_id, secret in keys if public_id and len(public_id) <= 32]
     if not keys:
         return []
     found = {g.public_id: g for g in db.session.scalars(select(Group).where(Group.public_id.in_([k for k, _ in keys])))}
-    return [found[public_id] for public_id, secret in keys if public_id in found and opens(found[public_id], secret)]
+    return [
+        found[public_id] for public_id, secret in keys if public_id in found and opens(found[public_id], secret, key)
+    ]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ are sent ``Cache-Control: no-store`` and ``Referrer-Policy: no-referrer``.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -42,7 +42,7 @@ def groups_page():
 def join_group(public_id: str, secret: str):
     """Open an invite link: the group is added to this phone (then its page)."""
     group = store_groups.find_group(public_id)
-    if group is None or not store_groups.opens(group, secret):
+    if group is None or not store_groups.opens(group, secret, current_app.secret_key or ""):
         abort(404, description=gettext("This invite link does not open a group (it may have been replaced)."))
     if invite_secret(group) != secret:  # already in it: nothing changes
         join(group, secret, first=False)

@@ -77,7 +77,7 @@ class GroupChoice:
 def phone_groups() -> list[Group]:
     """The groups this phone belongs to, the one used last first."""
     if "phone_groups" not in g:
-        _set_phone_groups(store_groups.groups_opened_by(_cookie_keys()))
+        _set_phone_groups(store_groups.groups_opened_by(_cookie_keys(), current_app.secret_key or ""))
     return g.phone_groups
 
 

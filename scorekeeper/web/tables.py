@@ -23,7 +23,18 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import Forbidden, NotFound
@@ -32,7 +43,7 @@ from ..engine import LEGENDS_BY_ID, GameError, GameErrors, Row, UnknownCard, car
 from ..engine.kingdom import Kingdom
 from ..store import games as saved_games
 from ..store.db import db
-from ..store.groups import opens
+from ..store.groups import opens, table_pass
 from ..store.models import Group
 from ..table import live as streams
 from ..table import model, service
@@ -200,6 +211,8 @@ def _locked_page(table: Table):
         saved_games.sheet_of(saved.entry), saved.played_on, links, saved=saved, viewing=None, owner=False
     )
     group = _host_group(table, phone, saved.group_id) if phone.host else None
+    game_group = db.session.get(Group, saved.group_id) if saved.group_id is not None else None
+    joinable = game_group is not None and phone.is_anyone and all(grp.id != game_group.id for grp in phone_groups())
     return render_template(
         "tables/locked.html",
         **context,
@@ -207,8 +220,32 @@ def _locked_page(table: Table):
         phone=phone,
         private_link=private,
         saved_group=group,
+        joinable_group=game_group if joinable else None,
         live=_live(table, phone),
     )
+
+
+@bp.post("/t/<code>/group")
+@wrong_code_limit
+def add_group(code: str):
+    """A phone seated at the locked table adds the game's group to itself in one tap:
+    the game, and the group's others, in its History (no invite link passed around).
+    It gets a table pass (:func:`store.groups.table_pass`), never the group's invite
+    secret, and the group is not chosen for its next save (a group someone else made)."""
+    table = _table(code)
+    form = SeatNameForm()  # CSRF only
+    if not form.validate() and "csrf_token" in form.errors:
+        flash(gettext(EXPIRED))
+        return redirect(url_for(".table", code=table.code), code=303)
+    phone = this_phone(table)
+    saved = saved_games.find_game(table.game_id) if table.locked and table.game_id else None
+    group = db.session.get(Group, saved.group_id) if saved is not None and saved.group_id is not None else None
+    if group is None or not phone.is_anyone:
+        abort(403)
+    if all(grp.id != group.id for grp in phone_groups()):
+        join_group(group, table_pass(group, table.code, current_app.secret_key or ""), first=False)
+    flash(gettext("This phone is now in the group “%(name)s”: its games are in your history.", name=group.name))
+    return redirect(url_for(".table", code=table.code), code=303)
 
 
 def _host_group(table: Table, phone: Phone, group_id: int | None) -> Group | None:
@@ -368,7 +405,10 @@ def take_seat(code: str):
         return _table_page(table, form, status=422)
     except GameError as error:
         form.name.errors = [error_text(error)]
-        return _table_page(service.find(table.code) or table, form, status=409)
+        table = service.find(table.code) or table
+        phone = this_phone(table)
+        shown = not phone.seats or phone.host  # the name box is shown: its message stands beside it
+        return _table_page(table, form, [] if shown else [error_message(error)], status=409)
     response = redirect(url_for(".seat", code=after.code, number=seat.number), code=303)
     return keep_secret(response, after.code, secret)
 

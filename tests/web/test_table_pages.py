@@ -548,3 +548,95 @@ def test_a_phone_holding_two_seats_checks_neither(app, client):
         assert opened.status_code == 303 and opened.headers["Location"] == f"/t/{code}"
         refused = client.post(f"/t/{code}/check/{n}", data={"action": "checked"})
         assert refused.status_code == 409 and "not by its owner" in soup(refused).get_text()
+
+
+def test_every_phone_seated_at_a_locked_table_adds_its_group_in_one_tap(app, client):
+    """The game reaches every seated phone's History, not only the host's: one tap on the
+    locked page adds the game's group (a table pass, signed, never the invite secret; not
+    chosen for the phone's next save). A stranger cannot; a replaced invite link ends it."""
+    from scorekeeper.store.groups import find_group, new_invite
+
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    bo = app.test_client()
+    for n, (phone, player) in enumerate(zip([client, bo], players, strict=True), start=1):
+        assert phone.post(f"/t/{code}/seats", data={"name": player["name"]}).status_code == 303
+        assert phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player)).status_code == 303
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    assert (
+        client.post(f"/t/{code}/host", data={"action": "lock", "group": "new", "group_name": "Tuesdays"}).status_code
+        == 303
+    )
+    assert not soup(client.get(f"/t/{code}")).find(id="add-group")  # the host's phone has it already
+    assert "Ada" not in soup(bo.get("/games")).get_text()  # not yet in Bo's History
+    page = soup(bo.get(f"/t/{code}"))
+    assert "Tuesdays" in page.find(id="group-form").get_text()
+    stranger = app.test_client()
+    assert not soup(stranger.get(f"/t/{code}")).find(id="add-group")
+    assert stranger.post(f"/t/{code}/group").status_code == 403
+    added = bo.post(f"/t/{code}/group")
+    assert added.status_code == 303
+    assert "now in the group “Tuesdays”" in soup(bo.get(f"/t/{code}")).find(id="flash").get_text()
+    assert not soup(bo.get(f"/t/{code}")).find(id="add-group")
+    history = soup(bo.get("/games"))
+    assert "Ada" in history.get_text() and "Bo" in history.get_text()
+    cookie = bo.get_cookie("groups").value
+    assert "t." in __import__("itsdangerous").URLSafeSerializer("test", salt="scorekeeper-groups").loads(cookie)[0][1]
+    # the group someone else made is not chosen for Bo's next save
+    form = soup(bo.get("/"))
+    chosen = form.select_one("input[name=group]:checked")
+    assert chosen is None or chosen["value"] == "new"
+    # a replaced invite link ends the pass, as it ends every member's old link
+    with app.app_context():
+        group = find_group(soup(client.get("/groups")).select_one("a[href^='/groups/']")["href"].split("/")[2])
+        new_invite(group)
+    assert "Ada" not in soup(bo.get("/games")).get_text()
+
+
+def test_every_table_page_is_sent_no_store(app, client):
+    """No table page is kept by a browser or a proxy: each holds what a phone holds at the
+    table (a seat's secret for the drafts; the host's locked page, its private link)."""
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    bo = app.test_client()
+    for n, (phone, player) in enumerate(zip([client, bo], players, strict=True), start=1):
+        phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player))
+    answers = {
+        path: phone.get(path)
+        for phone, path in [
+            (client, "/join"),
+            (client, f"/t/{code}"),
+            (client, f"/t/{code}/live"),
+            (client, f"/t/{code}/live?compact=1"),
+            (client, f"/t/{code}/seat/1"),
+            (client, f"/t/{code}/check/2"),
+            (bo, f"/t/{code}/seat/1"),  # refused: not Bo's
+            (client, "/t/ZZZZZZ"),  # no such table
+        ]
+    }
+    answers["take a seat (refused)"] = bo.post(f"/t/{code}/seats", data={"name": "Bo"})
+    answers["host (refused)"] = bo.post(f"/t/{code}/host", data={"action": "lock"})
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    answers["locked, the host's"] = client.get(f"/t/{code}")
+    assert soup(answers["locked, the host's"]).find(id="private-link")
+    answers["locked, Bo's"] = bo.get(f"/t/{code}")
+    for name, answer in answers.items():
+        assert answer.headers["Cache-Control"] == "no-store", (name, answer.status_code)
+    assert "no-store" not in client.get(f"/t/{code}/qr.svg").headers["Cache-Control"]  # the public link's image
+
+
+def test_a_phone_holding_a_seat_takes_no_second_to_check_its_own_kingdom(app, client):
+    """Found under attack: a player took a second seat and checked their own kingdom with
+    it through the API. One secret a phone: a second seat is refused to a player's phone,
+    and the host's phone holds the seats it adds with its own secret, so none checks another."""
+    code = start_table(client)
+    bo = app.test_client()
+    assert bo.post(f"/t/{code}/seats", data={"name": "Bo"}).status_code == 303
+    again = bo.post(f"/t/{code}/seats", data={"name": "Bob"})
+    assert again.status_code == 409 and "already has seat 1" in soup(again).get_text()
+    secret = secret_of(bo, code, 1)
+    through_api = bo.post(f"/api/tables/{code}/seats", json={"name": "Bob"}, headers=secret)
+    assert through_api.status_code == 409 and through_api.json["problems"][0]["id"] == "seat-already-held"
+    assert [s["name"] for s in client.get(f"/api/tables/{code}").json["seats"]] == ["Bo"]

@@ -427,3 +427,39 @@ def test_the_wrong_code_refusal_says_how_long_the_window_still_runs(tmp_path):
     assert api.status_code == 429 and re.search(r"Try again in (59|60) minutes\.", api.json["errors"][0])
     german = client.get("/t/ZZZZZ5?lang=de").get_data(as_text=True)
     assert re.search(r"Versuch es in (59|60) Minuten wieder\.", german)
+
+
+def test_a_check_racing_a_change_of_the_kingdom_never_checks_what_the_checker_did_not_see(db_client):
+    """Found under attack: an API check carried nothing of what it looked at, and marked as
+    checked a kingdom changed after the checker looked (16 of 30 races). Now a check says
+    what it saw; run against changes from another thread, every check that lands is of
+    the kingdom it saw, and every other is refused as changed."""
+    import threading
+
+    table = start(db_client)
+    code = table["code"]
+    ada, bo = sit(db_client, code, PLAYERS[:2])
+    enter(db_client, code, 1, ada, PLAYERS[0])
+    other = PLAYERS[1]["kingdom"]
+    outcomes: list[tuple[int, dict, dict]] = []
+    for race in range(12):
+        looked = seen(db_client, code, 1)
+        kingdom = other if race % 2 else PLAYERS[0]["kingdom"]
+        change = threading.Thread(
+            target=lambda k=kingdom: enter(
+                db_client.application.test_client(), code, 1, ada, dict(PLAYERS[0], kingdom=k)
+            )
+        )
+        change.start()
+        checked = db_client.application.test_client().post(
+            f"/api/tables/{code}/seats/1/check", json={"seen": looked}, headers=auth(bo)
+        )
+        change.join()
+        outcomes.append((checked.status_code, looked, checked.json))
+    for status, looked, answer in outcomes:
+        if status == 200:
+            assert answer["kingdom"] == looked["kingdom"] and answer["checked_by"] == 2
+        else:
+            assert status == 409 and answer["problems"][0]["id"] in ("check-kingdom-changed", "check-not-done")
+    final = db_client.get(f"/api/tables/{code}").json["seats"][0]
+    assert final["checked_by"] is None or final["kingdom"] in (other, PLAYERS[0]["kingdom"])
