@@ -10,23 +10,34 @@ proxy, which has thousands, instead of one of a handful of workers. Never
 expose this port to the internet directly.
 
 Environment: ``PORT`` (default 8000), ``WEB_CONCURRENCY`` (workers, default
-2 × cores, at most 4; each worker holds the app and WeasyPrint, about 100 MB).
+4 × cores, at most 8; the app is loaded once before they are forked, so they share most of
+its memory).
 """
 
 import multiprocessing
 import os
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
-# WEB_CONCURRENCY is gunicorn's own variable; this is only the default without it
-workers = int(os.environ.get("WEB_CONCURRENCY", min(4, 2 * multiprocessing.cpu_count())))
+# WEB_CONCURRENCY is gunicorn's own variable; this is only the default without it. Four a core,
+# at most 8: a sync worker also waits (for the database's lock, for Redis) while holding its
+# request, and a table's drafts come hundreds a second (bench/README.md, "Shared tables": 8
+# workers on 2 cores cut the change→sight p95 of 100 tables from 1.2 s to 0.8 s against 4).
+workers = int(os.environ.get("WEB_CONCURRENCY", min(8, 4 * multiprocessing.cpu_count())))
 # A request longer than this (a PDF takes about 0.3 s) is a stuck worker: it is restarted.
 timeout = 30
 # On a deploy or scale-down, requests under way get this long to finish.
 graceful_timeout = 20
-# Restart each worker now and then (with jitter, so not all at once), so a slow leak in a
-# library (WeasyPrint keeps font caches) never grows without end.
+# Restart each worker now and then, so a slow leak in a library (WeasyPrint keeps font caches)
+# never grows without end; far apart (a jitter of half the count), so that the workers never
+# restart together: at a busy table's rate (hundreds of drafts a second) equal counts brought
+# all four down within two seconds, every half minute.
 max_requests = 2000
-max_requests_jitter = 200
+max_requests_jitter = 1000
+# The app is loaded once, in the master, before the workers are forked: a worker (re)started
+# is ready at once instead of spending seconds of CPU importing the app and its libraries while
+# the others carry its requests. (The app closes the database connections it opened while
+# starting: no worker shares one.)
+preload_app = True
 # The workers' heartbeat files in memory, not on a container's overlay disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # No access log here: the proxy writes one, with the private links' secrets left out

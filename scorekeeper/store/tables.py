@@ -62,7 +62,7 @@ _READ = (
 def read(code: str) -> Table | None:
     """The table with join code *code* (as stored: :func:`~scorekeeper.table.model.normalise_code`),
     locked or not, with its seats; ``None`` if there is none. One query."""
-    rows = db.session.execute(_READ, {"code": code}).all()
+    rows = db.session.connection().execute(_READ, {"code": code}).all()
     if not rows:
         return None
     first = rows[0]
@@ -100,18 +100,29 @@ def read(code: str) -> Table | None:
     )
 
 
+#: Every statement of a draft built once (a phone's every card runs them): only their values change.
+_CLAIM = (
+    update(_TABLES)
+    .where(_TABLES.c.code == bindparam("table_code"), _TABLES.c.locked_at.is_(None))
+    .values(version=_TABLES.c.version + 1, updated_at=bindparam("now"))
+    .returning(_TABLES.c.version)
+)
+_TABLE_ID = select(_TABLES.c.id).where(_TABLES.c.code == bindparam("table_code")).scalar_subquery()
+_SEAT_COLUMNS = ("name", "token_hash", "cells", "legends", "done", "checked_by", "wrong_cell", "wrong_by", "entered_by")
+_UPDATE_SEAT = (
+    update(_SEATS)
+    .where(_SEATS.c.table_id == _TABLE_ID, _SEATS.c.number == bindparam("seat_number"))
+    .values({name: bindparam(f"new_{name}") for name in (*_SEAT_COLUMNS, "updated_at")})
+)
+
+
 def claim(code: str, now: datetime) -> int | None:
     """Take table *code*'s row for a change, if it is still open: its version
     + 1, which other changes of the table wait for until this one commits.
 
     :returns: the new version; ``None`` if the table is locked or gone.
     """
-    return db.session.execute(
-        update(_TABLES)
-        .where(_TABLES.c.code == code, _TABLES.c.locked_at.is_(None))
-        .values(version=_TABLES.c.version + 1, updated_at=now)
-        .returning(_TABLES.c.version)
-    ).scalar_one_or_none()
+    return db.session.connection().execute(_CLAIM, {"table_code": code, "now": now}).scalar_one_or_none()
 
 
 def write(before: Table, after: Table, now: datetime) -> None:
@@ -128,22 +139,25 @@ def write(before: Table, after: Table, now: datetime) -> None:
         values["move_asked_at"] = None if move is None else move.asked_at
     if values:
         db.session.execute(update(_TABLES).where(_TABLES.c.code == after.code).values(**values))
-    table_id = select(_TABLES.c.id).where(_TABLES.c.code == after.code).scalar_subquery()
     old = {seat.number: seat for seat in before.seats}
+    changed = [seat for seat in after.seats if seat.number in old and seat != old[seat.number]]
+    if changed:
+        rows = [
+            {f"new_{name}": value for name, value in (_seat_values(seat) | {"updated_at": now}).items()}
+            | {"seat_number": seat.number, "table_code": after.code}
+            for seat in changed
+        ]
+        db.session.connection().execute(_UPDATE_SEAT, rows)
+    table_id = select(_TABLES.c.id).where(_TABLES.c.code == after.code).scalar_subquery()
     for seat in after.seats:
         if seat.number not in old:
-            db.session.execute(insert(_SEATS).values(table_id=table_id, **_seat_values(seat), updated_at=now))
-        elif seat != old[seat.number]:
             db.session.execute(
-                update(_SEATS)
-                .where(_SEATS.c.table_id == table_id, _SEATS.c.number == seat.number)
-                .values(**_seat_values(seat), updated_at=now)
+                insert(_SEATS).values(table_id=table_id, number=seat.number, **_seat_values(seat), updated_at=now)
             )
 
 
 def _seat_values(seat: Seat) -> dict[str, Any]:
     return {
-        "number": seat.number,
         "name": seat.name,
         "token_hash": seat.holder,
         "cells": list(seat.cells),

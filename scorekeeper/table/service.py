@@ -58,8 +58,11 @@ def expire() -> int:
     return rows.expire_tables(now() - EXPIRES_AFTER)
 
 
-def _change(code: str, step: Callable[[Table], Table]) -> Table:
+def _change(code: str, step: Callable[[Table], Table], known: Table | None = None) -> Table:
     """Run *step* on table *code* as one change and announce the table after it.
+
+    *known*: the table as the caller read it in this request; when nobody changed
+    it since (the claimed version is the next), it is not read again.
 
     :raises NoSuchTable: ``"table-not-found"``. :raises TableConflict: ``"table-locked"``.
     :raises GameError, GameErrors: whatever *step* refuses (nothing is written then).
@@ -72,7 +75,7 @@ def _change(code: str, step: Callable[[Table], Table]) -> Table:
             raise model.NoSuchTable("table-not-found")
         raise model.TableConflict("table-locked")
     try:
-        before = rows.read(code)
+        before = known if known is not None and known.version + 1 == version else rows.read(code)
         assert before is not None  # our claim holds its row
         after = step(before)._replace(version=version)
         rows.write(before, after, when)
@@ -141,9 +144,10 @@ def take_seat(code: str, name: object, secrets: Secrets) -> tuple[Table, Seat, s
     return table, table.seats[-1], kept[0]
 
 
-def save_draft(code: str, number: int, secrets: Secrets, draft: Draft) -> Table:
-    """Store seat *number*'s draft (:func:`.model.save_draft`)."""
-    return _change(code, lambda table: model.save_draft(table, number, model.identify(table, secrets), draft))
+def save_draft(code: str, number: int, secrets: Secrets, draft: Draft, known: Table | None = None) -> Table:
+    """Store seat *number*'s draft (:func:`.model.save_draft`); *known*: the table as read in this request."""
+    step = lambda table: model.save_draft(table, number, model.identify(table, secrets), draft)  # noqa: E731
+    return _change(code, step, known)
 
 
 def check(code: str, number: int, secrets: Secrets, seen: Shown) -> Table:

@@ -143,7 +143,7 @@ def update_seat(code: str, number: int):
     """
     table = find_table(code)
     who = table.seat(number).who()
-    after = service.save_draft(table.code, number, phone_secrets(code), model.read_draft(_body(), who))
+    after = service.save_draft(table.code, number, phone_secrets(code), model.read_draft(_body(), who), table)
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 

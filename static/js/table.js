@@ -11,7 +11,8 @@
   var live = document.getElementById("live"), status = document.getElementById("live-status");
   if (!live) { return; }
   var DRAFTS = "scorekeeper.seat:", SLOW_POLL = 10000, LIMIT = 10000;
-  var shown = { version: +live.dataset.version, look: live.dataset.look }, latest = null, etag = null;
+  // (the ETag of the live part as the page came with it: asked again unchanged, the server answers 304)
+  var shown = { version: +live.dataset.version, look: live.dataset.look }, latest = null, etag = live.dataset.etag;
   var locked = live.hasAttribute("data-locked"), asking = false, again = false, stream = null, leaving = false;
   var seatPage = { table: function () {}, online: function () {}, quiet: function () { return ""; } };
   var troubles = {};

@@ -48,7 +48,10 @@ def _browser_available() -> str | None:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    app = make_test_app(tmp_path_factory.mktemp("browser"), SECRET_KEY="browser-tests")
+    # every browser test of a worker shares this server and the address 127.0.0.1: the limits on
+    # tables started and seats taken (tested in tests/security and tests/web) would refuse the 11th table
+    raised = {f"{name}_RATE_LIMIT": "1000 per minute" for name in ("TABLE", "JOIN")}
+    app = make_test_app(tmp_path_factory.mktemp("browser"), SECRET_KEY="browser-tests", **raised)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -162,7 +162,8 @@ def release_step(database_url: str, **env: str) -> None:
 def nginx_config(
     listen: str, upstreams: list[str], host_names: str, folder: Path, live: list[str] | None = None
 ) -> Path:
-    """The production nginx settings (:data:`NGINX_TEMPLATE`, compose's proxy) with
+    """The production nginx settings (:data:`NGINX_TEMPLATE` and the connections of its
+    main file beside it, compose's proxy) with
     *listen* (``127.0.0.1:8080``), the *upstreams* (``127.0.0.1:5701``, …) in place
     of compose's ``app:8000``, the stream workers *live* in place of ``live:8001``
     (default: the upstreams, whose sync workers refuse streams) and *host_names* for
@@ -185,13 +186,17 @@ def nginx_config(
         f"    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
     main = folder / "nginx.conf"
+    production = (NGINX_TEMPLATE.parent / "nginx.conf").read_text(encoding="utf-8")
+    connections = re.search(r"worker_connections (\d+);", production)[1]  # the production main file's
+    files = re.search(r"worker_rlimit_nofile (\d+);", production)[1]
     main.write_text(
         f"""{"user root;" if os.geteuid() == 0 else ""}
 worker_processes 1;
+worker_rlimit_nofile {files};
 daemon off;
 pid {folder / "nginx.pid"};
 error_log {folder / "error.log"} warn;
-events {{ worker_connections 1024; }}
+events {{ worker_connections {connections}; }}
 http {{
 {temp}
     include {folder / "scorekeeper.conf"};

@@ -39,6 +39,7 @@ def test_compose_has_two_replicas_behind_nginx_migrated_first_with_shared_limits
     proxy = services["proxy"]
     mounted = {volume.split(":")[0] for volume in proxy["volumes"]}
     assert f"./{NGINX_TEMPLATE.relative_to(ROOT)}" in mounted
+    assert "./deploy/nginx/nginx.conf" in mounted  # room for every phone's stream (two connections each)
     assert proxy["depends_on"]["app"]["condition"] == "service_healthy"
     assert proxy["depends_on"]["live"]["condition"] == "service_healthy"
 
