@@ -52,16 +52,23 @@ def cpu(f: dict[str, Any]) -> str:
     return f"{f['server_cpu_percent']:.0f} %" + (f" (+ database {database:.0f} %)" if database is not None else "")
 
 
+def kind(f: dict[str, Any], name: str) -> str:
+    count, p50, p95 = f["kinds"].get(name, (0, float("nan"), float("nan")))
+    return f"{p50 * 1000:.0f} / {p95 * 1000:.0f} ms"
+
+
 PLAY = (
     ["checkout", "database", "tables", "change→sight p50", "p95", "requests/s", "errors", "locked games right"]
-    + ["server CPU (one core)"],
+    + ["enter a card p50 / p95", "server CPU (one core)", "client CPU"],
     lambda f: [
         f"{f['delay_p50']:.2f} s",
         f"{f['delay_p95']:.2f} s",
         f"{f['rps']:.0f}",
         str(len(f["errors"])),
         f"{f['games_right']}/{f['tables']}",
+        kind(f, "enter a card"),
         cpu(f),
+        f"{f['client_cpu_percent']:.0f} %",
     ],
 )
 IDLE = (
@@ -87,11 +94,12 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=200, help="tables in blocks 2 and 3")
     parser.add_argument("--idle", type=float, default=60, help="seconds watched in block 3")
     parser.add_argument("--think", type=float, default=1.5)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers per instance")
+    parser.add_argument("--workers", type=int, default=0, help="gunicorn workers per instance (0: each one's default)")
+    parser.add_argument("--timeout", type=float, default=240, help="seconds of play before tables count as stuck")
     parser.add_argument("--direct", action="store_true", help="block 2 without nginx: phones split by port")
     parser.add_argument("--json", type=Path, help="write every run's figures to this file")
     args = parser.parse_args()
-    common = ["--think", str(args.think), "--workers", str(args.workers)]
+    common = ["--think", str(args.think), "--workers", str(args.workers), "--timeout", str(args.timeout)]
     postgres = ["--database-url", args.database_url]
     blocks: list[str] = []
     every: list[dict[str, Any]] = []
