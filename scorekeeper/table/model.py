@@ -696,7 +696,8 @@ class Waiting(NamedTuple):
     """One thing the table waits for before it is locked, for every phone to read.
 
     :ivar what: ``"players"`` (fewer than 2 seats), ``"entering"`` (a kingdom
-        not done: ``seat``), ``"fixing"`` (a card reported wrong: ``seat``),
+        not complete: ``seat``), ``"done"`` (all 16 cards there, not marked
+        done yet: ``seat``), ``"fixing"`` (a card reported wrong: ``seat``),
         ``"legend"`` (a Legend two seats claim: ``seat``), ``"checking"`` (a
         kingdom not checked: ``seat``), ``"move"`` (a request to move ``seat``,
         ``None`` for the host's role, to be allowed), ``"lock"`` (the host's lock).
@@ -717,7 +718,9 @@ def waiting_for(table: Table, now: datetime) -> tuple[Waiting, ...]:
     if len(table.seats) < MIN_PLAYERS:
         waits.append(Waiting("players"))
     waits += [Waiting("fixing", s.number) for s in table.seats if s.wrong_cell is not None]
-    waits += [Waiting("entering", s.number) for s in table.seats if not s.done and s.wrong_cell is None]
+    for s in table.seats:
+        if not s.done and s.wrong_cell is None:
+            waits.append(Waiting("done" if s.cards_entered == CELLS else "entering", s.number))
     waits += [Waiting("legend", s.number) for s in table.seats if table.legend_clashes(s)]
     if table.checks_required:
         waits += [Waiting("checking", s.number) for s in table.seats if s.done and s.checked_by is None]

@@ -328,6 +328,7 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         seats=seats,
         names=names,
         by_number={seat.number: seat for seat in table.seats},
+        my_seats=phone.seats,
         host_name=host_seat.name if host_seat else None,
         notes=list(dict.fromkeys(_notes(table, phone))),
         # above a seat's kingdom entry the seats line shows who is entering: the rest of what the table waits for
@@ -582,6 +583,7 @@ def check(code: str, number: int):
 
 
 def _check_page(table: Table, seat: Seat, messages: list[str], status: int):
+    phone = this_phone(table)
     cells = list(seat.cards)
     preview = score_partial(Kingdom.partial(cells), get_ruleset(table.ruleset), list(seat.legends))
     return (
@@ -595,6 +597,7 @@ def _check_page(table: Table, seat: Seat, messages: list[str], status: int):
             legends=[LEGENDS_BY_ID[legend] for legend in seat.legends],
             messages=messages,
             Row=Row,
+            live=_live(table, phone, compact=True),  # the table, live: a lock, a move, this kingdom changed
         ),
         status,
     )

@@ -43,10 +43,19 @@
       });
     });
   }
+  var checkForm = document.getElementById("check-form");
+  function checkedAnew(table) {  // a check page: the kingdom it shows changed meanwhile, shown anew
+    var seat = table.seats.filter(function (s) { return String(s.seat) === checkForm.dataset.seat; })[0];
+    var seen = JSON.parse(checkForm.elements.seen.value), cells = seat ? [].concat.apply([], seat.kingdom) : [];
+    var same = seat && JSON.stringify(cells.map(function (c) { return c || null; })) === JSON.stringify(seen.kingdom) &&
+      JSON.stringify(seat.legends.slice().sort()) === JSON.stringify(seen.legends.slice().sort());
+    if (!same && !leaving) { leaving = true; window.location.reload(); }
+  }
   function received(table) {  // a change pushed over the stream
     if (table.version <= shown.version) { return; }
     latest = table;
     seatPage.table(table);
+    if (checkForm && !table.locked) { checkedAnew(table); }
     if (table.locked && (!locked || table.next_code)) { leave(); return; }
     if (table.look !== shown.look) { refresh(); return; }
     counts(table);
@@ -158,8 +167,8 @@
   if (refreshButton) { refreshButton.hidden = true; }
   if (locked) {  // a seat's draft kept in this tab is never sent now
     try {
-      Object.keys(sessionStorage).forEach(function (k) {
-        if (k.indexOf(DRAFTS + live.dataset.table + "/seat/") === 0) { sessionStorage.removeItem(k); }
+      Object.keys(localStorage).forEach(function (k) {
+        if (k.indexOf(DRAFTS + live.dataset.table + "/seat/") === 0) { localStorage.removeItem(k); }
       });
     } catch (e) { /* no storage */ }
   }
@@ -169,7 +178,8 @@
   // at a time, with what the page's changes started from (base): the server writes only this
   // page's changes (two pages on one seat keep each other's) and answers what the seat holds
   // then, with its points, which the page shows unless it was tapped meanwhile. Until the server
-  // has it, the draft is kept in this tab too (sessionStorage): a reload loses no tap.
+  // has it, the draft is kept on the phone too (localStorage, per seat): a reload, or the tab closed
+  // while offline and opened again, loses no tap.
 
   var form = document.getElementById("seat-form"), entry = window.KingdomEntry;
   if (!form || !entry) { return; }
@@ -199,13 +209,13 @@
       if (box.checked !== claimed) { entry.apply(box, claimed); }
     });
   }
-  function kept(record) {  // the draft kept in the tab: {draft, base, done}; null removes it
+  function kept(record) {  // the draft kept on the phone: {draft, base, done}; null removes it
     try {
       if (record === undefined) {
-        record = JSON.parse(sessionStorage.getItem(key));
+        record = JSON.parse(localStorage.getItem(key));
         return record && typeof record.draft === "string" && typeof record.base === "string" ? record : null;
       }
-      if (record) { sessionStorage.setItem(key, JSON.stringify(record)); } else { sessionStorage.removeItem(key); }
+      if (record) { localStorage.setItem(key, JSON.stringify(record)); } else { localStorage.removeItem(key); }
     } catch (e) { /* no storage: the server's draft alone */ }
     return null;
   }

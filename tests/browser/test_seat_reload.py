@@ -1,7 +1,7 @@
 """A seat's taps survive a reload that comes before their draft reached the server.
 
-table.js keeps the draft the server has not acknowledged in the tab
-(sessionStorage), shows it again after a reload and sends it; a locked table
+table.js keeps the draft the server has not acknowledged on the phone
+(localStorage), shows it again after a reload and sends it; a locked table
 drops it. The drafts (``PUT /api/tables/<code>/seats/<n>``) are held
 (Playwright's routing) so that the reload surely renders the server's older
 draft, as a slow network would.
@@ -55,6 +55,7 @@ def _stored(page) -> list[str]:
 
 
 DRAFTS = "**/api/tables/*/seats/*"  # where a seat page's script sends its drafts
+KEPT = "Object.keys(localStorage).filter(k => k.startsWith('scorekeeper.seat:')).length"  # seat drafts kept
 
 
 def _saved(page) -> None:
@@ -120,7 +121,7 @@ def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
             except Exception:  # the old page's own request, gone with it
                 pass
         _saved(page)
-        assert page.evaluate("sessionStorage.length") == 0  # acknowledged: nothing kept
+        assert page.evaluate(KEPT) == 0  # acknowledged: nothing kept
 
         page.reload()
         page.wait_for_selector("#palette:not([hidden])")
@@ -151,7 +152,7 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
 
         bo.route(DRAFTS, lambda route: route.abort())
         _paint(bo, "portal" if first != "portal" else "dragon", [0])
-        assert bo.evaluate("sessionStorage.length") == 1
+        assert bo.evaluate(KEPT) == 1
 
         host.goto(f"{live_server}/t/{code}")
         with host.expect_navigation():
@@ -163,7 +164,7 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
         bo.wait_for_selector("#table-done", timeout=10_000)  # moved to the sheet by the lock pushed to it
         # the sheet's table.js (a deferred script, run after #table-done is there) drops the kept draft;
         # asked from here: wait_for_function's polling evaluates strings, which the page's CSP forbids
-        kept = "Object.keys(sessionStorage).filter(k => k.startsWith('scorekeeper.seat:'))"
+        kept = "Object.keys(localStorage).filter(k => k.startsWith('scorekeeper.seat:'))"
         for _ in range(50):
             if not bo.evaluate(kept):
                 break
@@ -171,7 +172,7 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
         assert bo.evaluate(kept) == []
         bo.goto(f"{live_server}/t/{code}/seat/2")  # the seat's address: the sheet again, nothing applied
         bo.wait_for_selector("#table-done")
-        assert bo.evaluate("sessionStorage.length") == 0
+        assert bo.evaluate(KEPT) == 0
         assert host_problems == [] and bo_problems == []
     finally:
         for context, _, _ in phones:

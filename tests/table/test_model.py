@@ -812,6 +812,9 @@ def test_waiting_for_lists_what_the_table_needs_in_the_order_it_is_needed():
     assert waiting_for(entered(checks=False), T0) == (Waiting("lock"),)
     moving = ask_to_move(ready, None, secret_hash("x"), T0)
     assert waiting_for(moving, T0) == (Waiting("move", None), Waiting("lock"))
+    # all 16 cards there, "Done" not tapped: the table waits for the tap, not for more cards
+    undone = enter(ready, 3, done=False)
+    assert undone.seat(3).cards_entered == 16 and waiting_for(undone, T0) == (Waiting("done", 3),)
     assert waiting_for(moving, T0 + MOVE_EXPIRES_AFTER) == (Waiting("lock"),)
     assert waiting_for(ready._replace(locked=True), T0) == ()
 
