@@ -98,6 +98,7 @@ CASE = json.loads((ROOT / "tests" / "data" / "cases" / "19-four-players.json").r
 PLAYERS: list[dict] = CASE["game"]["players"]
 TOTALS = {p["name"]: e["total"] for p, e in zip(PLAYERS, CASE["expected"]["players"], strict=True)}
 RAISED = "1000000 per minute"
+NGINX_CONNECTIONS = 8192  # nginx's room, the same for every checkout (today's: 1024, refused hundreds of phones)
 LIMITS = ("TABLE", "JOIN", "WRONG_CODE", "SAVE", "PDF")  # SCOREKEEPER_<NAME>_RATE_LIMIT
 
 
@@ -291,9 +292,9 @@ SEAT_LINE = re.compile(
     r'<li class="seat( done)?[^"]*" id="seat-(\d+)">\s*<span class="seat-name">(?:<bdi>)?(.*?)(?:</bdi>)?</span>\s*'
     r'<span class="seat-cards"[^>]*>(\d+)/16[^<]*</span>\s*<span class="seat-state">(.*?)</span>'
 )
-SEAT_BRIEF = re.compile(
-    r'<span class="seat-brief( done)?"><bdi>(.*?)</bdi> (?:<span class="seat-cards"[^>]*>)?(\d+)/16[^<✓·]*'
-    r"(?:</span>)?(.*?)</span>"
+SEAT_BRIEF = re.compile(  # the count in a span of its own (the streamed pages) or not (today's)
+    r'<span class="seat-brief( done)?"><bdi>(.*?)</bdi> '
+    r'(?:<span class="seat-cards"[^>]*>(\d+)/16[^<]*</span>|(\d+)/16[^<✓·]*)(.*?)</span>'
 )
 CHECK_LINK = re.compile(r'id="check-(\d+)"')
 SHEET_NAME = re.compile(r'class="pname"[^>]*title="([^"]*)"')
@@ -409,7 +410,7 @@ class PollingPages(Phone):
         """What an answer with a live part shows: each seat's cards, done, checked."""
         shown: list[tuple[str, str, str, bool, int | None]]
         shown = [(m[3], m[4], m[1], 'class="checked"' in m[5], int(m[2])) for m in SEAT_LINE.finditer(page)]
-        shown += [(m[2], m[3], m[1], "✓" in m[4], None) for m in SEAT_BRIEF.finditer(page)]
+        shown += [(m[2], m[3] or m[4], m[1], "✓" in m[5], None) for m in SEAT_BRIEF.finditer(page)]
         for escaped, cards, done, checked, number in shown:
             name = html.unescape(escaped)
             self.table.seen(self.name, name, int(cards))
@@ -860,6 +861,20 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[list[tup
     ``--direct``) a phone is given its instance's stream workers' address beside its pages'."""
     checkout = Path(args.checkout).resolve()
     helpers, deploy = serving(checkout), checkout / "deploy"
+    made = helpers.nginx_config
+
+    def roomy(*a: Any, **k: Any) -> Path:
+        """The checkout's nginx settings, with the same room for connections whatever the checkout:
+        the bench's (every phone's requests, and its streams: two connections each)."""
+        main = made(*a, **k)
+        text = re.sub(r"worker_connections \d+;", f"worker_connections {NGINX_CONNECTIONS};", main.read_text())
+        if "worker_rlimit_nofile" not in text:
+            more = f"worker_processes 1;\nworker_rlimit_nofile {2 * NGINX_CONNECTIONS};"
+            text = text.replace("worker_processes 1;", more)
+        main.write_text(text)
+        return main
+
+    helpers.nginx_config = roomy
     live_conf = deploy / "gunicorn-live.conf.py"
     env = {f"SCOREKEEPER_{name}_RATE_LIMIT": RAISED for name in LIMITS} | dict(e.split("=", 1) for e in args.env)
     start = {"command": checkout / ".venv" / "bin" / "gunicorn", "cwd": checkout}
