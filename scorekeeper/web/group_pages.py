@@ -45,7 +45,7 @@ def join_group(public_id: str, secret: str):
     if group is None or not store_groups.opens(group, secret, current_app.secret_key or ""):
         abort(404, description=gettext("This invite link does not open a group (it may have been replaced)."))
     if invite_secret(group) != secret:  # already in it: nothing changes
-        join(group, secret, first=False)
+        join(group, secret, chosen=False)
     flash(gettext("This phone is now in the group “%(name)s”: its games are in your history.", name=group.name))
     return _private(redirect(url_for(".group_page", public_id=group.public_id), code=303))
 

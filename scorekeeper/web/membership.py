@@ -1,10 +1,15 @@
 """Which groups this phone belongs to: a signed cookie of invite secrets, and what it lets the phone see.
 
 The cookie ``groups`` holds, signed with the app's secret key (itsdangerous),
-up to :data:`MAX_GROUPS` pairs ``[group public id, invite secret]``, the
-group used last first. A pair counts while its secret is the group's current
-one (``store.groups.opens``), so a replaced invite link locks out the phones
-that joined with the old one. The cookie is ``HttpOnly`` and ``SameSite=Lax``,
+up to :data:`MAX_GROUPS` entries ``[group public id, invite secret, chosen]``,
+the group used last first. ``chosen`` (1) marks a group this phone itself chose
+for a game (a save, a lock, a new group); a group added by opening a link
+(an invite, a table pass) is not, and the save form never picks it for the
+phone: a link someone else made it open must not decide where its next game
+goes (entries of two items, from before the mark, count as not chosen). An
+entry counts while its secret is the group's current one
+(``store.groups.opens``), so a replaced invite link locks out the phones that
+joined with the old one. The cookie is ``HttpOnly`` and ``SameSite=Lax``,
 ``Secure`` when the app is served over HTTPS, and kept for 400 days (the most
 browsers allow).
 
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from flask import Flask, Response, after_this_request, current_app, g, render_template, request
 from flask_babel import get_locale, gettext
@@ -45,10 +51,19 @@ def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.secret_key or "", salt="scorekeeper-groups")
 
 
-def _cookie_keys() -> list[tuple[str, str]]:
-    """The (public id, secret) pairs of the cookie; none if missing, damaged or forged."""
+class GroupKey(NamedTuple):
+    """One group of the cookie: its public id, its invite secret (or a table pass),
+    and whether this phone chose it for a game itself."""
+
+    public_id: str
+    secret: str
+    chosen: bool
+
+
+def _cookie_keys() -> list[GroupKey]:
+    """The groups of the cookie; none if missing, damaged or forged."""
     if "group_keys" not in g:
-        keys: list[tuple[str, str]] = []
+        keys: list[GroupKey] = []
         raw = request.cookies.get(COOKIE, "")
         if raw and len(raw) < 4096:
             try:
@@ -57,9 +72,12 @@ def _cookie_keys() -> list[tuple[str, str]]:
                 loaded = []
             if isinstance(loaded, list):
                 keys = [
-                    (pair[0], pair[1])
-                    for pair in loaded[:MAX_GROUPS]
-                    if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                    GroupKey(entry[0], entry[1], entry[2:] == [1])
+                    for entry in loaded[:MAX_GROUPS]
+                    if isinstance(entry, list)
+                    and len(entry) in (2, 3)
+                    and isinstance(entry[0], str)
+                    and isinstance(entry[1], str)
                 ]
         g.group_keys = keys
     return g.group_keys
@@ -77,7 +95,8 @@ class GroupChoice:
 def phone_groups() -> list[Group]:
     """The groups this phone belongs to, the one used last first."""
     if "phone_groups" not in g:
-        _set_phone_groups(store_groups.groups_opened_by(_cookie_keys(), current_app.secret_key or ""))
+        pairs = [(key.public_id, key.secret) for key in _cookie_keys()]
+        _set_phone_groups(store_groups.groups_opened_by(pairs, current_app.secret_key or ""))
     return g.phone_groups
 
 
@@ -110,43 +129,56 @@ def sees_group(group_id: int | None) -> bool:
 
 def invite_secret(group: Group) -> str | None:
     """This phone's secret of *group*'s invite link (``None`` if not a member)."""
-    return next((secret for public_id, secret in _cookie_keys() if public_id == group.public_id), None)
+    return next((key.secret for key in _cookie_keys() if key.public_id == group.public_id), None)
 
 
-def join(group: Group, secret: str, *, first: bool = True) -> None:
+def chosen_group() -> Group | None:
+    """The group the save form offers first: the one this phone chose for a
+    game last (a save, a lock, a new group), never one only opened by a link;
+    ``None`` for "A new group"."""
+    chosen = {key.public_id for key in _cookie_keys() if key.chosen}
+    return next((group for group in phone_groups() if group.public_id in chosen), None)
+
+
+def join(group: Group, secret: str, *, chosen: bool = True) -> None:
     """Add *group* (with its invite *secret*) to this phone; the cookie is
     written on the response.
 
-    :param first: put it first, as the group the save form offers (a save in
-        it). An invite link adds a new group last instead: a link someone
-        else made this phone open must not choose where its next game goes.
+    :param chosen: this phone chose the group for a game (a save in it): it
+        goes first, and the save form offers it next time. A link (an invite,
+        a table pass) adds a new group last and unchosen instead: a link
+        someone else made this phone open must not choose where its next game
+        goes. A group already chosen stays chosen.
     """
-    others = [k for k in _cookie_keys() if k[0] != group.public_id]
-    if first:
-        keys = [(group.public_id, secret), *others][:MAX_GROUPS]
+    keys = _cookie_keys()
+    before = next((key for key in keys if key.public_id == group.public_id), None)
+    others = [key for key in keys if key.public_id != group.public_id]
+    if chosen:
+        keys = [GroupKey(group.public_id, secret, True), *others][:MAX_GROUPS]
     else:
-        keys = [*others[: MAX_GROUPS - 1], (group.public_id, secret)]
+        was_chosen = before is not None and before.chosen
+        keys = [*others[: MAX_GROUPS - 1], GroupKey(group.public_id, secret, was_chosen)]
     _store_keys(keys)
     _known_groups(group, keys)
 
 
-def _known_groups(joined: Group | None, keys: list[tuple[str, str]]) -> None:
+def _known_groups(joined: Group | None, keys: list[GroupKey]) -> None:
     """This phone's groups in the order of *keys*, from those already read
     (no query: the page after a failed save must not reach for the database)."""
     known = {grp.public_id: grp for grp in g.get("phone_groups", [])}
     if joined is not None:
         known[joined.public_id] = joined
-    _set_phone_groups([known[public_id] for public_id, _ in keys if public_id in known])
+    _set_phone_groups([known[key.public_id] for key in keys if key.public_id in known])
 
 
 def leave(group: Group) -> None:
     """Take *group* off this phone (its games leave this phone's history)."""
-    keys = [k for k in _cookie_keys() if k[0] != group.public_id]
+    keys = [key for key in _cookie_keys() if key.public_id != group.public_id]
     _store_keys(keys)
     _known_groups(None, keys)
 
 
-def _store_keys(keys: list[tuple[str, str]]) -> None:
+def _store_keys(keys: list[GroupKey]) -> None:
     first = "group_keys_changed" not in g
     g.group_keys = keys
     g.group_keys_changed = True
@@ -157,7 +189,7 @@ def _store_keys(keys: list[tuple[str, str]]) -> None:
     def write_cookie(response: Response) -> Response:
         response.set_cookie(
             COOKIE,
-            _serializer().dumps([list(k) for k in g.group_keys]),
+            _serializer().dumps([[key.public_id, key.secret, *([1] if key.chosen else [])] for key in g.group_keys]),
             max_age=COOKIE_MAX_AGE,
             httponly=True,
             samesite="Lax",
@@ -193,7 +225,8 @@ def group_choice(error: str | None = None) -> str:
         return _first_group_choice(str(get_locale() or "en"))
     chosen = request.form.get("group") if request.method == "POST" else None
     if chosen is None or (chosen != "new" and chosen not in {grp.public_id for grp in groups}):
-        chosen = groups[0].public_id if groups else "new"
+        offered = chosen_group()
+        chosen = offered.public_id if offered is not None else "new"
     return render_template(
         "groups/_group_choice.html",
         groups=groups,
@@ -240,8 +273,8 @@ def group_for_save(new_secret: str | None = None) -> Group:
     """The group a game being saved goes to, from the save form's choice.
 
     ``group`` is one of this phone's groups (by public id), or ``"new"`` with
-    ``group_name`` (empty: "Our games"); without a choice, the phone's group
-    used last, or a new one. A new group is added to this phone at once, with
+    ``group_name`` (empty: "Our games"); without a choice, the group this
+    phone chose last (:func:`chosen_group`), or a new one. A new group is added to this phone at once, with
     *new_secret* as its invite secret if given (else a random one).
 
     :raises GameError: ``"group-unknown"`` (a group this phone is not in), or
@@ -249,8 +282,11 @@ def group_for_save(new_secret: str | None = None) -> Group:
     """
     chosen = request.form.get("group")
     groups = phone_groups()
-    if chosen != "new" and (chosen is not None or groups):
-        group = next((grp for grp in groups if chosen in (None, grp.public_id)), None)
+    if chosen is None:
+        offered = chosen_group()
+        chosen = offered.public_id if offered is not None else "new"
+    if chosen != "new":
+        group = next((grp for grp in groups if grp.public_id == chosen), None)
         if group is None:
             raise GameError("group-unknown")
         secret = invite_secret(group)

@@ -243,7 +243,7 @@ def add_group(code: str):
     if group is None or not phone.is_anyone:
         abort(403)
     if all(grp.id != group.id for grp in phone_groups()):
-        join_group(group, table_pass(group, table.code, current_app.secret_key or ""), first=False)
+        join_group(group, table_pass(group, table.code, current_app.secret_key or ""), chosen=False)
     flash(gettext("This phone is now in the group “%(name)s”: its games are in your history.", name=group.name))
     return redirect(url_for(".table", code=table.code), code=303)
 

@@ -70,6 +70,8 @@ def test_the_invite_link_adds_the_group_to_a_second_browser(browser, live_server
     _check_axe(other, axe_script)
     game["players"][0]["name"] = "Quin Zweite Partie"  # another game: the first one is saved already
     other.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang=en")
-    assert other.locator("#group-choice input[type=radio]:checked").get_attribute("value") != "new"
+    # the group is offered, not chosen: a link someone else made the phone open never decides
+    assert other.locator("#group-choice input[type=radio]").count() == 2
+    assert other.locator("#group-choice input[type=radio]:checked").get_attribute("value") == "new"
     _shot(other, "groups-save-form-member", "#save-game")
     second.close()
