@@ -12,8 +12,8 @@ import json
 import re
 
 import pytest
-from itsdangerous import URLSafeSerializer
 from bs4 import BeautifulSoup
+from itsdangerous import URLSafeSerializer
 
 from scorekeeper import create_app
 from scorekeeper.web.membership import COOKIE
