@@ -98,7 +98,7 @@ CASE = json.loads((ROOT / "tests" / "data" / "cases" / "19-four-players.json").r
 PLAYERS: list[dict] = CASE["game"]["players"]
 TOTALS = {p["name"]: e["total"] for p, e in zip(PLAYERS, CASE["expected"]["players"], strict=True)}
 RAISED = "1000000 per minute"
-NGINX_CONNECTIONS = 8192  # nginx's room, the same for every checkout (today's: 1024, refused hundreds of phones)
+NGINX_CONNECTIONS = 16384  # nginx's room, the same for every checkout (once 1024: refused hundreds of phones)
 LIMITS = ("TABLE", "JOIN", "WRONG_CODE", "SAVE", "PDF")  # SCOREKEEPER_<NAME>_RATE_LIMIT
 
 
@@ -865,9 +865,12 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[list[tup
 
     def roomy(*a: Any, **k: Any) -> Path:
         """The checkout's nginx settings, with the same room for connections whatever the checkout:
-        the bench's (every phone's requests, and its streams: two connections each)."""
+        the bench's (every phone's requests, and its streams: up to three connections each). Every
+        phone of the bench comes from one address: a bound per address (nginx.conf's stream
+        block) is raised above all of them."""
         main = made(*a, **k)
         text = re.sub(r"worker_connections \d+;", f"worker_connections {NGINX_CONNECTIONS};", main.read_text())
+        text = re.sub(r"limit_conn per_address \d+;", f"limit_conn per_address {NGINX_CONNECTIONS};", text)
         if "worker_rlimit_nofile" not in text:
             more = f"worker_processes 1;\nworker_rlimit_nofile {2 * NGINX_CONNECTIONS};"
             text = text.replace("worker_processes 1;", more)

@@ -29,9 +29,9 @@ def create_app(test_config: Mapping | None = None) -> Flask:
     environment (``SCOREKEEPER_*``) and finally *test_config*."""
     from pathlib import Path
 
-    from flask import Flask
+    from .web.logs import App
 
-    app = Flask(
+    app = App(
         __name__,
         instance_relative_config=True,
         template_folder=str(_shipped("templates")),

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from flask import Flask
 from flask_migrate import Migrate, upgrade
-from sqlalchemy import event
+from sqlalchemy import event, insert, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DisconnectionError, IntegrityError
 from sqlalchemy.pool import NullPool, Pool
 
 from ..table.model import EXPIRES_AFTER
@@ -29,6 +29,24 @@ from .tables import expire_tables
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 migrate = Migrate(directory=str(MIGRATIONS))
+
+
+def can_store() -> None:
+    """Write and commit the one row of ``readiness`` (``/readyz``): a game can be stored
+    now only if the database answers *and* takes a write (no full disk, no read-only file).
+
+    :raises sqlalchemy.exc.OperationalError: (or another of ``web.outage.DATABASE_ERRORS``)
+        when it cannot.
+    """
+    from .models import Readiness
+
+    now = datetime.now(UTC)
+    try:
+        with db.engine.begin() as connection:
+            if connection.execute(update(Readiness).where(Readiness.id == 1).values(checked_at=now)).rowcount == 0:
+                connection.execute(insert(Readiness).values(id=1, checked_at=now))
+    except IntegrityError:  # another readiness check wrote the first row at the same moment: writes work
+        pass
 
 
 def database_url(app: Flask) -> str:
@@ -56,6 +74,9 @@ def init_app(app: Flask) -> None:
     Without it the schema is migrated by ``flask db upgrade`` (a release step)."""
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
     options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
+    # A database error's message (logged) leaves out the statement's values: names, notes,
+    # a table's code, a secret's hash (web/logs.py: no log writes a secret).
+    options.setdefault("hide_parameters", True)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         options.setdefault("connect_args", {"timeout": 30})
     elif app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):

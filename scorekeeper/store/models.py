@@ -263,3 +263,16 @@ class TableSeat(Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     table: Mapped[ScoreTable] = relationship(back_populates="seats")
+
+
+class Readiness(Model):
+    """One row that ``/readyz`` writes, so that readiness says whether a game can be stored
+    (a full disk, a read-only database), not only whether the database answers.
+
+    :ivar checked_at: when ``/readyz`` last wrote it.
+    """
+
+    __tablename__ = "readiness"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

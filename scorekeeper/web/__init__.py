@@ -11,10 +11,10 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
-    from ..store.db import db
+    from ..store import can_store
     from ..store.exchange import MAX_IMPORT
     from ..table import live
-    from . import delivery, i18n, membership, pdf, template_cache
+    from . import delivery, i18n, logs, membership, pdf, template_cache
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
@@ -39,6 +39,7 @@ def init_app(app: Flask) -> None:
             request.max_content_length = app.config["IMPORT_MAX_BYTES"]
 
     init_security(app)
+    logs.init_app(app)
     template_cache.init_app(app)
     i18n.init_app(app)
     delivery.init_app(app)
@@ -77,14 +78,14 @@ def init_app(app: Flask) -> None:
 
     @app.get("/readyz")
     def readyz():
-        """Readiness: ``ok`` while the database answers, else 503 with
-        ``Retry-After`` (a balancer sends no traffic here until it answers)."""
+        """Readiness: ``ok`` while a game can be stored (the database answers and takes a
+        write: ``store.can_store``), else 503 with ``Retry-After`` (a balancer sends no
+        traffic here until it answers)."""
         try:
-            with db.engine.connect() as connection:
-                connection.exec_driver_sql("SELECT 1")
+            can_store()
         except DATABASE_ERRORS as error:
             after_database_failure(error)
-            return unavailable(("database unreachable\n", {"Content-Type": "text/plain; charset=utf-8"}))
+            return unavailable(("games cannot be stored\n", {"Content-Type": "text/plain; charset=utf-8"}))
         return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
 
     for failure in DATABASE_ERRORS:
@@ -114,7 +115,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):
-        app.logger.exception("unhandled error")
+        app.logger.exception("unhandled error on %s [%s]", logs.logged_path(), request.method)
         if _wants_json():
             return jsonify(errors=["Internal error: nothing was scored or stored."]), 500
         return render_template("errors/error.html", error=None), 500

@@ -22,6 +22,7 @@ DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 #: The production gunicorn settings (the Docker image's); -w, -b and --timeout given here win.
 GUNICORN_CONF = DEPLOY / "gunicorn.conf.py"
 NGINX_TEMPLATE = DEPLOY / "nginx" / "default.conf.template"
+SITE_SOCKET = "unix:/run/nginx-site.sock"  # where nginx.conf's stream block passes connections to the site
 
 
 def free_port() -> int:
@@ -167,20 +168,20 @@ def nginx_config(
     *listen* (``127.0.0.1:8080``), the *upstreams* (``127.0.0.1:5701``, …) in place
     of compose's ``app:8000``, the stream workers *live* in place of ``live:8001``
     (default: the upstreams, whose sync workers refuse streams) and *host_names* for
-    ``${SCOREKEEPER_HOST}``, inside a main file that keeps every path in *folder*.
-    Returns the main file."""
+    ``${SCOREKEEPER_HOST}``, inside a main file that keeps every path in *folder*, with
+    the production main file's stream block (each address's connections bounded) in
+    front of the site. Returns the main file."""
     site = NGINX_TEMPLATE.read_text(encoding="utf-8")
+    socket_path = f"unix:{folder / 'site.sock'}"
     for old, new in (
         ("    server app:8000;\n", "".join(f"    server {upstream};\n" for upstream in upstreams)),
         ("    server live:8001;\n", "".join(f"    server {upstream};\n" for upstream in live or upstreams)),
         ("${SCOREKEEPER_HOST}", host_names),
+        (SITE_SOCKET, socket_path),
     ):
         if old not in site:
             raise ValueError(f"{NGINX_TEMPLATE.name} no longer has {old.strip()!r}")
         site = site.replace(old, new)
-    site, listens = re.subn(r"listen 80\b", f"listen {listen}", site)
-    if listens != 2:
-        raise ValueError(f"{NGINX_TEMPLATE.name}: expected two 'listen 80' lines, found {listens}")
     (folder / "scorekeeper.conf").write_text(site, encoding="utf-8")
     temp = "\n".join(
         f"    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -189,14 +190,21 @@ def nginx_config(
     production = (NGINX_TEMPLATE.parent / "nginx.conf").read_text(encoding="utf-8")
     connections = re.search(r"worker_connections (\d+);", production)[1]  # the production main file's
     files = re.search(r"worker_rlimit_nofile (\d+);", production)[1]
+    stream = re.search(r"^stream \{\n.*?^\}\n", production, re.MULTILINE | re.DOTALL)[0]  # the bound per address
+    if stream.count("listen 80;") != 1 or SITE_SOCKET not in stream:
+        raise ValueError("nginx.conf's stream block no longer listens on port 80 for the site's socket")
+    stream = stream.replace("listen 80;", f"listen {listen};").replace(SITE_SOCKET, socket_path)
+    module = Path("/usr/lib/nginx/modules/ngx_stream_module.so")  # Debian's: a module of its own
     main.write_text(
         f"""{"user root;" if os.geteuid() == 0 else ""}
+{f"load_module {module};" if module.exists() else ""}
 worker_processes 1;
 worker_rlimit_nofile {files};
 daemon off;
 pid {folder / "nginx.pid"};
 error_log {folder / "error.log"} warn;
 events {{ worker_connections {connections}; }}
+{stream}
 http {{
 {temp}
     include {folder / "scorekeeper.conf"};

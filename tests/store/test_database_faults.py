@@ -15,10 +15,12 @@ test's own database terminated (``pg_terminate_backend``).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import sqlalchemy
@@ -247,3 +249,43 @@ def test_readiness_follows_the_database_and_liveness_does_not(tmp_path):
     assert client.get("/readyz").status_code == 200
     with app.app_context():
         db.engine.dispose()
+
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+FULL_DISK = """
+import json, resource, sys
+from scorekeeper import create_app
+from tests.conftest import form_data, load_case, CASE_FILES
+app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
+                  "MIGRATE": False, "PROPAGATE_EXCEPTIONS": False, "SQLALCHEMY_DATABASE_URI": sys.argv[1]})
+client = app.test_client()
+game = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
+before = client.get("/readyz").status_code
+# From here the kernel refuses every write to a file, as a full disk does (EFBIG for ENOSPC;
+# output goes to a pipe, not a file).
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
+ready = client.get("/readyz")
+sheet = client.post("/", data=form_data(game)).headers["Location"]
+token = sheet.removeprefix("/sheet/")
+saved = client.post("/games", data={"token": token, "group_name": "Full"}).status_code
+print(json.dumps({"before": before, "ready": ready.status_code, "retry": ready.headers.get("Retry-After"),
+                  "saved": saved, "live": client.get("/healthz").status_code}))
+"""
+
+
+def test_readiness_says_no_while_the_disk_takes_no_write(tmp_path):
+    """Issue 24, item 9: ``/readyz`` answered ok while every write failed (a full disk): it
+    answered a SELECT, which needs no write. Readiness now writes, as storing a game does."""
+    url = migrated_sqlite(tmp_path / "games.sqlite3")
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK, url],
+        cwd=CHECKOUT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    answers = json.loads(done.stdout.splitlines()[-1])
+    assert answers["saved"] == 503  # nothing can be stored...
+    assert (answers["ready"], answers["retry"]) == (503, "30")  # ...and readiness says so
+    assert (answers["before"], answers["live"]) == (200, 200)

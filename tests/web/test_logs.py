@@ -1,0 +1,89 @@
+"""No log writes a secret of a path (issue 24, item 1): the app's error log and the
+route it names for the proxy's access log (tests/serving/test_access_log.py reads
+nginx's log itself)."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+from flask import request
+from werkzeug.routing import AnyConverter, IntegerConverter
+
+from scorekeeper.web.logs import HEADER
+
+SECRET = "s3cr3tValue"
+
+
+def every_route(app) -> list[tuple[str, str, str]]:
+    """(method, a path of each route with *SECRET* for every value but numbers, the route
+    as the logs must write it) for every route of the app, those added later included."""
+    routes = []
+    for rule in app.url_map.iter_rules():
+        values, expected = {}, rule.rule
+        for argument in rule.arguments:
+            converter = rule._converters[argument]
+            if isinstance(converter, IntegerConverter):  # ids, seat numbers: shown
+                values[argument] = shown = 7
+            elif isinstance(converter, AnyConverter):  # the route's own words: shown
+                values[argument] = shown = sorted(converter.items)[0]
+            else:
+                values[argument], shown = SECRET, f"<{argument}>"
+            expected = re.sub(rf"<(?:[^:<>]+:)?{argument}>", str(shown), expected)
+        path = rule.build(values, append_unknown=False)[1]
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            routes.append((method, path, expected))
+    return routes
+
+
+def test_every_answer_names_its_route_without_its_values(app):
+    """Every route's answer, whatever its status, names the route with each value left out but
+    whole numbers, and no query string: that is all the proxy's access log writes."""
+    client = app.test_client()
+    routes = every_route(app)
+    assert len(routes) > 40  # every route of the app
+    assert any("<secret>" in expected for _, _, expected in routes)  # private links, invite links
+    for method, path, expected in routes:
+        response = client.open(f"{path}?ticket={SECRET}", method=method)
+        assert response.headers[HEADER] == expected, (method, path, response.status_code)
+        assert SECRET not in response.headers[HEADER]
+
+
+@pytest.mark.parametrize(
+    ("path", "logged"),
+    [
+        (f"/join/{SECRET}", "/join/..."),
+        (f"/nowhere/{SECRET}/x", "/nowhere/..."),
+        ("/nowhere", "/nowhere"),
+    ],
+)
+def test_a_path_of_no_route_is_named_by_its_first_part(app, path, logged):
+    response = app.test_client().get(path)
+    assert response.headers[HEADER] == logged
+
+
+def test_the_error_log_writes_the_route_not_the_secret(app, caplog):
+    """Flask's own line for an error it catches last (``Exception on <path> [POST]``) wrote the
+    private link's secret; the error pages' line writes the route too."""
+
+    @app.after_request
+    def fails_late(response):  # an error after the view, caught by Flask itself
+        if request.path.endswith("/late"):
+            raise RuntimeError("a fault after the view")
+        return response
+
+    def fails(**_values):  # an error in a view, caught by the error page
+        raise RuntimeError("a fault in the view")
+
+    app.add_url_rule("/g/<int:game_id>/<secret>/fails", view_func=fails, methods=["POST"])
+    app.add_url_rule("/g/<int:game_id>/<secret>/late", "late", view_func=lambda **_: "", methods=["POST"])
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production (tests raise them by default)
+    client = app.test_client()
+    with caplog.at_level(logging.ERROR):
+        assert client.post(f"/g/12/{SECRET}/fails").status_code == 500
+        assert client.post(f"/g/12/{SECRET}/late").status_code == 500
+    lines = [record.getMessage() for record in caplog.records]
+    assert "unhandled error on /g/12/<secret>/fails [POST]" in lines
+    assert "Exception on /g/12/<secret>/late [POST]" in lines
+    assert not any(SECRET in record.getMessage() or SECRET in (record.exc_text or "") for record in caplog.records)
