@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import copy
 import csv
+import hashlib
 import io
 import json
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
@@ -404,3 +406,187 @@ def test_a_group_is_renamed_for_all_its_members(phones):
     page = soup_of(ana.get(group_path))
     assert "needs a name" in page.select_one("#flash").get_text()
     assert page.select_one("#group-name").get_text() == "Dienstags runde"
+
+
+def test_a_first_save_left_unnamed_starts_a_group_called_our_games(phones):
+    """README: the first save on a phone starts a group; left empty it is called "Our games"."""
+    phone, _, _ = phones
+    token = sheet_token(phone, game_of("Ana", "Bo"))
+    form = soup_of(phone.get(f"/sheet/{token}"))
+    assert [i["value"] for i in form.select("#group-choice input[name=group]")] == ["new"]  # no group yet: a new one
+    assert form.select_one("#group-name")["placeholder"] == "Our games"
+    assert phone.post("/games", data={"token": token, "group": "new", "group_name": " \u200b "}).status_code == 303
+    assert [a.get_text() for a in soup_of(phone.get("/groups")).select("#groups a")] == ["Our games"]
+
+
+def test_the_game_saved_first_keeps_its_group(phones):
+    """README: the same sheet saved from a phone of another group gives that game (its
+    read-only page), not a copy in the second group."""
+    ana, bo, _ = phones
+    game = game_of("Ana", "Bo", "Cy", "Di")
+    token = sheet_token(ana, game)
+    first = ana.post("/games", data={"token": token, "group_name": "Ana's"})
+    assert first.status_code == 303
+    save(bo, game_of("Eve", "Flo"), group_name="Bo's")  # Bo's phone is in a group of its own
+    [bo_group] = group_paths(bo)
+    again = bo.post("/games", data={"token": token, "group": bo_group.removeprefix("/groups/")})
+    assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
+    assert soup_of(bo.get(again.headers["Location"])).select_one("#edit") is None  # read-only for Bo
+    assert first.headers["Location"].removeprefix("/g/") not in history_ids(bo)  # not a copy in Bo's group
+    assert history_ids(ana) == [first.headers["Location"].removeprefix("/g/")]
+
+
+def test_a_rematch_link_carries_no_group_and_its_phone_saves_in_the_same_group(phones):
+    """README: a rematch's save form offers first the group this phone saved in last; the
+    link itself carries no group (it may be passed on to anyone)."""
+    ana, stranger, _ = phones
+    save(ana, game_of("Ana", "Bo"), group_name="Tuesdays")
+    save(ana, game_of("Ana", "Bo"), "2026-11-29", group="new", group_name="Fridays")
+    public = save(ana, game_of("Ana", "Bo"), "2026-11-30", group=group_paths(ana)[1].removeprefix("/groups/"))
+    tuesdays = group_paths(ana)[0].removeprefix("/groups/")  # the group saved in last comes first
+    rematch = soup_of(ana.get(public)).select_one("#rematch")["href"]
+    query = parse_qs(urlsplit(rematch).query)
+    assert set(query) <= {"name", "ruleset"} and query["name"] == ["Ana", "Bo", "Cy", "Di"] and tuesdays not in rematch
+    game = game_of("Ana", "Bo")
+    token = sheet_token(ana, game, "2026-12-01")
+    checked = soup_of(ana.get(f"/sheet/{token}")).select_one("#group-choice input[name=group]:checked")
+    assert checked["value"] == tuesdays
+    token = sheet_token(stranger, game, "2026-12-02")  # the link passed on: nobody's group
+    offered = soup_of(stranger.get(f"/sheet/{token}")).select("#group-choice input[name=group]")
+    assert [i["value"] for i in offered] == ["new"]
+
+
+def test_two_groups_never_see_each_others_notes(phones):
+    """README: two groups never see each other's games, notes included (History,
+    stats, both exports)."""
+    rin_a, rin_b, _ = phones
+    save(rin_a, game_of("Rin", "Quin"), group_name="A")
+    token = sheet_token(rin_b, game_of("Rin", "Lea"), "2026-11-29")
+    saved = rin_b.post("/games", data={"token": token, "group_name": "B", "notes": "Zebrafinch rematch"})
+    assert saved.status_code == 303
+    assert "Zebrafinch" in rin_b.get("/games.json").get_data(as_text=True)  # the note is exported to its group
+    for path in ("/games", "/games?player=Rin", "/player?name=Rin", "/games.json", "/games.csv"):
+        assert "Zebrafinch" not in rin_a.get(path).get_data(as_text=True), path
+
+
+def test_leaving_a_group_and_opening_its_invite_link_brings_it_back(phones):
+    """README: "Leave this group" takes it off the phone; the invite link brings it back."""
+    ana, bo, _ = phones
+    public = save(ana, game_of("Ana", "Bo"))
+    [group_path] = group_paths(ana)
+    link = invite_link(ana, group_path).removeprefix("http://localhost")
+    assert bo.get(link).status_code == 303 and history_ids(bo) == [public.removeprefix("/g/")]
+    assert bo.post(f"{group_path}/leave").status_code == 303
+    assert history_ids(bo) == [] and group_paths(bo) == [] and bo.get(group_path).status_code == 404
+    assert bo.get(link).status_code == 303
+    assert history_ids(bo) == [public.removeprefix("/g/")] and group_paths(bo) == [group_path]
+
+
+def test_a_visitor_without_a_group_link_gets_a_saved_game_by_its_link_and_empty_exports(phones):
+    """README: a visitor in no group sees the new-game form and any sheet, a saved game's
+    read-only page and its exports when they have its link, without the links to its
+    players' stats; player stats are a 404 and the exports are empty."""
+    ana, stranger, _ = phones
+    game = game_of("Ana", "Bo", "Cy", "Di")
+    token = sheet_token(ana, game)
+    assert stranger.get("/").status_code == 200 and stranger.get(f"/sheet/{token}").status_code == 200
+    public = save(ana, game)
+    page = stranger.get(public)
+    assert page.status_code == 200 and soup_of(page).select_one("#player-links") is None
+    assert not soup_of(page).select("a[href^='/player']")
+    exported = stranger.get(f"{public}.json")
+    assert exported.status_code == 200 and [p["name"] for p in exported.get_json()["players"]] == [
+        "Ana",
+        "Bo",
+        "Cy",
+        "Di",
+    ]
+    rows = list(csv.DictReader(io.StringIO(stranger.get(f"{public}.csv").get_data(as_text=True).lstrip("\ufeff"))))
+    assert len(rows) == 4
+    assert stranger.get("/player", query_string={"name": "Ana"}).status_code == 404
+    assert stranger.get("/games.json").get_json() == {"games": []}
+    assert list(csv.DictReader(io.StringIO(stranger.get("/games.csv").get_data(as_text=True).lstrip("\ufeff")))) == []
+
+
+@pytest.mark.pdf
+def test_a_visitor_without_a_group_link_gets_a_saved_games_pdf_by_its_link(phones):
+    ana, stranger, _ = phones
+    public = save(ana, game_of("Ana", "Bo"))
+    pdf = stranger.get(f"{public}.pdf")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
+
+
+def test_a_groups_page_is_the_same_404_to_a_stranger_as_a_group_that_does_not_exist(phones):
+    """README: a group's page is a 404 to anyone not in the group, exactly like a group
+    that does not exist (nothing tells a guesser that the id is a group's)."""
+    ana, stranger, _ = phones
+    save(ana, game_of("Ana", "Bo"))
+    [group_path] = group_paths(ana)
+    public_id = group_path.removeprefix("/groups/")
+    missing = "Zz" + public_id[2:] if not public_id.startswith("Zz") else "Yy" + public_id[2:]
+    for suffix in ("", "/invite-qr.svg"):
+        real, none = stranger.get(group_path + suffix), stranger.get(f"/groups/{missing}{suffix}")
+        assert real.status_code == none.status_code == 404
+        assert real.get_data(as_text=True).replace(public_id, missing) == none.get_data(as_text=True)
+        assert sorted((k, v) for k, v in real.headers if k != "Content-Length") == sorted(
+            (k, v) for k, v in none.headers if k != "Content-Length"
+        )
+
+
+def test_a_phone_belongs_to_at_most_20_groups(phones, db_app):
+    """README: the ``groups`` cookie holds at most 20 groups; the group the phone chose
+    itself stays, and a group just added by a link is among them."""
+    phone, _, _ = phones
+    save(phone, game_of("Ana", "Bo"), group_name="Home")
+    with db_app.app_context():
+        from scorekeeper.store.groups import create_group
+
+        links = [(group.public_id, secret) for group, secret in (create_group(f"Club {n}") for n in range(25))]
+    for public_id, secret in links:
+        assert phone.get(f"/join/{public_id}/{secret}").status_code == 303
+    paths = group_paths(phone)
+    assert len(paths) == 20 and paths[0] != f"/groups/{links[0][0]}"
+    names = [a.get_text() for a in soup_of(phone.get("/groups")).select("#groups a")]
+    assert "Home" in names and "Club 24" in names
+    serializer = URLSafeSerializer(db_app.secret_key, salt="scorekeeper-groups")
+    assert len(serializer.loads(phone.get_cookie(COOKIE).value)) == 20
+
+
+def test_only_the_sha256_of_an_invite_secret_is_stored(phones, db_app):
+    """README: the cookie holds the groups' invite secrets; the server keeps only their SHA-256."""
+    phone, _, _ = phones
+    save(phone, game_of("Ana", "Bo"))
+    [group_path] = group_paths(phone)
+    secret = invite_link(phone, group_path).rsplit("/", 1)[1]
+    serializer = URLSafeSerializer(db_app.secret_key, salt="scorekeeper-groups")
+    assert [entry[1] for entry in serializer.loads(phone.get_cookie(COOKIE).value)] == [secret]
+    with db_app.app_context():
+        from sqlalchemy import text
+
+        from scorekeeper.store import db
+
+        rows = db.session.execute(text("SELECT * FROM groups")).all()
+    assert [row.invite_hash for row in rows] == [hashlib.sha256(secret.encode()).hexdigest()]
+    assert not any(secret in str(value) for row in rows for value in row)
+
+
+def test_a_new_invite_link_locks_out_phones_that_joined_with_the_old_one(database_url, db_app):
+    """README: ``scorekeeper groups --new-link <id>`` replaces a group's invite link: phones
+    that joined with the old link must open the new one; the members' page shows the new link."""
+    ana, bo = db_app.test_client(), db_app.test_client()
+    public = save(ana, game_of("Ana", "Bo"))
+    [group_path] = group_paths(ana)
+    old = invite_link(ana, group_path).removeprefix("http://localhost")
+    assert bo.get(old).status_code == 303 and history_ids(bo) == [public.removeprefix("/g/")]
+    env = {"SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_MIGRATE": "false"}
+    replaced = run_cli(
+        ["groups", "--new-link", group_path.removeprefix("/groups/"), "--base-url", "http://localhost/"], env=env
+    )
+    assert replaced.exit_code == 0, replaced.output
+    new = re.search(r"invite link: http://localhost(/join/\S+)", replaced.output)[1]
+    assert new != old
+    assert history_ids(bo) == [] and bo.get(group_path).status_code == 404  # the old link's phones are out
+    assert history_ids(ana) == []  # the saving phone joined with the old secret too
+    assert db_app.test_client().get(old).status_code == 404
+    assert bo.get(new).status_code == 303 and history_ids(bo) == [public.removeprefix("/g/")]
+    assert invite_link(bo, group_path).removeprefix("http://localhost") == new

@@ -6,11 +6,14 @@ sheet without the first visitor's query; Vary: Accept-Language."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
+import sqlalchemy
 from bs4 import BeautifulSoup
 
+from scorekeeper import create_app
 from tests.conftest import CASE_FILES, form_data, load_case, make_test_app, saved_links
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -141,3 +144,57 @@ def test_pages_whose_language_is_negotiated_vary_on_accept_language(db_client):
     for url in ("/", sheet, sheet + "/edit", public, public + "/edit", "/games", "/player?name=Ada", "/nowhere"):
         vary = {part.strip() for part in db_client.get(url).headers.get("Vary", "").split(",")}
         assert {"Accept-Language", "Cookie"} <= vary, url
+
+
+def test_the_edit_cookie_is_kept_400_days_about_90_bytes_and_secure_only_over_https(db_client):
+    """README: ``edit-<id>``, sent only to ``/g/<id>…``, ``HttpOnly``, ``SameSite=Lax``,
+    ``Secure`` over HTTPS, kept 400 days, about 90 bytes."""
+    response = save(db_client)  # plain HTTP: a phone on the local network
+    public = response.headers["Location"]
+    cookie = cookie_header(response, "edit-")
+    name, value = cookie.split(";")[0].split("=", 1)
+    attributes = [part.strip() for part in cookie.split(";")[1:]]
+    assert f"Max-Age={400 * 24 * 3600}" in attributes and f"Path={public}" in attributes
+    assert "HttpOnly" in attributes and "SameSite=Lax" in attributes and "Secure" not in attributes
+    assert 70 <= len(name) + 1 + len(value) <= 110, (name, value)
+    assert db_client.get_cookie(name, path=public) is not None
+    assert db_client.get_cookie(name, path="/games") is None  # not sent to other pages
+
+
+def test_a_new_secret_key_forgets_the_cookies_but_not_the_private_links(database_url):
+    """README: a new secret key makes phones forget these cookies; the private links still work."""
+    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_url, "MIGRATE": False}
+    before = create_app(config | {"SECRET_KEY": "old key"})
+    phone = before.test_client()
+    public, private = saved_links(phone, save(phone))
+    assert soup_of(phone.get(public)).select_one("#edit") is not None
+    after = create_app(config | {"SECRET_KEY": "new key"})
+    same_phone = after.test_client()
+    remembered = phone.get_cookie("edit-" + public.removeprefix("/g/"), path=public)
+    same_phone.set_cookie(remembered.key, remembered.value, path=public)  # the phone keeps its cookie
+    still = before.test_client()
+    still.set_cookie(remembered.key, remembered.value, path=public)
+    assert soup_of(still.get(public)).select_one("#edit") is not None  # the cookie alone does it, under its key
+    assert soup_of(same_phone.get(public)).select_one("#edit") is None
+    assert same_phone.get(public + "/edit").status_code == 403
+    assert same_phone.get(private + "/edit").status_code == 200
+    opened = same_phone.get(private)
+    assert opened.status_code == 303 and opened.headers["Location"] == public
+    assert soup_of(same_phone.get(public)).select_one("#edit")["href"] == public + "/edit"  # remembered anew
+
+
+def test_edit_secrets_are_stored_as_their_sha256_only(db_client):
+    """README: edit secrets are stored hashed (SHA-256)."""
+    public, private = saved_links(db_client, save(db_client))
+    secret = private.rsplit("/", 1)[1]
+    with db_client.application.app_context():
+        from scorekeeper.store import db
+
+        rows = [
+            row
+            for table in ("saved_games", "game_revisions", "player_results")
+            for row in db.session.execute(sqlalchemy.text(f"SELECT * FROM {table}")).all()  # noqa: S608
+        ]
+        [game] = db.session.execute(sqlalchemy.text("SELECT edit_token_hash FROM saved_games")).all()
+    assert game.edit_token_hash == hashlib.sha256(secret.encode()).hexdigest()
+    assert not any(secret in str(value) for row in rows for value in row)
