@@ -44,7 +44,8 @@ def cookie_secrets(code: str) -> list[str]:
 
 def phone_secrets(code: str) -> list[str]:
     """The secrets the phone asking about table *code* presents: its bearer
-    token if it sends one (the API), else its cookie's (the pages)."""
+    token if it sends one, else its cookie's (the pages; the JSON API reads
+    the bearer token only)."""
     token = bearer()
     return [token] if token else cookie_secrets(code)
 

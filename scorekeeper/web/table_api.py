@@ -35,7 +35,7 @@ from ..table.model import Seat, Table
 from ..words import Words
 from .preview import kingdom_preview
 from .security import join_rate_limit, limiter, table_rate_limit
-from .table_access import bearer, etag, find_table, phone_secrets, status_of, this_phone, too_many, wrong_code_limit
+from .table_access import bearer, etag, find_table, status_of, too_many, wrong_code_limit
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
 
@@ -84,7 +84,7 @@ def show(code: str):
     secret, also ``"you"`` (host, seats) and, once locked, the host's
     ``"edit_url"``. ``Cache-Control: no-cache``: always asked again."""
     table = find_table(code)
-    phone = this_phone(table)
+    phone = _phone(table)
     tag = etag(table, phone)
     # A compressed answer's ETag gets the encoding appended ("…:gzip", Flask-Compress):
     # the same state all the same, answered 304 here without building it.
@@ -108,7 +108,7 @@ def settings(code: str):
     required = _body().get("checks_required")
     if not isinstance(required, bool):
         raise GameErrors([GameError("checks-not-boolean")])
-    return jsonify(_state(service.set_checks(table.code, phone_secrets(code), required)))
+    return jsonify(_state(service.set_checks(table.code, _secrets(), required)))
 
 
 @bp.post("/<code>/seats")
@@ -124,7 +124,7 @@ def join(code: str):
     a seat and is not the host's; 400 for a name R8 refuses otherwise.
     """
     table = find_table(code)
-    after, seat, secret = service.take_seat(table.code, _body().get("name"), phone_secrets(code))
+    after, seat, secret = service.take_seat(table.code, _body().get("name"), _secrets())
     return jsonify(seat=seat.number, seat_token=secret, version=after.version), 201
 
 
@@ -143,7 +143,7 @@ def update_seat(code: str, number: int):
     """
     table = find_table(code)
     who = table.seat(number).who()
-    after = service.save_draft(table.code, number, phone_secrets(code), model.read_draft(_body(), who), table)
+    after = service.save_draft(table.code, number, _secrets(), model.read_draft(_body(), who), table)
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -156,7 +156,7 @@ def check(code: str, number: int):
     or entered, one not marked done, or one changed since it was looked at."""
     table = find_table(code)
     seen = _seen(table, number, _body(optional=True))
-    after = service.check(table.code, number, phone_secrets(code), seen)
+    after = service.check(table.code, number, _secrets(), seen)
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -169,7 +169,7 @@ def wrong(code: str, number: int):
     table = find_table(code)
     body = _body()
     seen = _seen(table, number, body)
-    after = service.report_wrong(table.code, number, phone_secrets(code), body.get("cell"), seen)
+    after = service.report_wrong(table.code, number, _secrets(), body.get("cell"), seen)
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -191,7 +191,7 @@ def lock(code: str):
         group = find_group(str(body["group"]))
         if group is None or not opens(group, str(body.get("invite") or "")):
             raise GameErrors([GameError("group-unknown")])
-    saved, secret = service.lock(table.code, phone_secrets(code), group)
+    saved, secret = service.lock(table.code, _secrets(), group)
     return jsonify(
         game_url=url_for("games.show", public_id=saved.public_id, _external=True),
         edit_url=url_for("games.manage", public_id=saved.public_id, secret=secret, _external=True),
@@ -210,7 +210,7 @@ def again(code: str):
     table = find_table(code)
     body = _body(optional=True)
     played_on = _date(body["played_on"]) if body.get("played_on") is not None else None
-    following = service.play_again(table.code, phone_secrets(code), played_on)
+    following = service.play_again(table.code, _secrets(), played_on)
     return jsonify(code=following.code, url=_join_url(following.code)), 201
 
 
@@ -223,7 +223,7 @@ def _state(table: Table) -> dict[str, Any]:
     with ``"url"``, ``"you": {"host", "seats"}`` for the secret sent,
     ``"game_url"`` once locked, ``"next_url"`` after "Play again", and the
     host's ``"edit_url"`` once locked."""
-    phone = model.identify(table, [bearer()])
+    phone = _phone(table)
     shape: dict[str, Any] = model.table_dict(table) | {
         "url": _join_url(table.code),
         "seats": [_seat(table, seat) for seat in table.seats],
@@ -255,10 +255,23 @@ def _seat(table: Table, seat: Seat) -> dict[str, Any]:
 # -- reading requests
 
 
+def _secrets() -> list[str]:
+    """The secret this request presents: its bearer token, or none. The API never
+    reads the pages' cookie (``sk_table_<CODE>``): a request a browser sends with
+    its cookies on its own must not act for the phone, and the API takes no CSRF token."""
+    token = bearer()
+    return [token] if token else []
+
+
+def _phone(table: Table) -> model.Phone:
+    """Who the request's bearer token makes it at *table* (nobody without one)."""
+    return model.identify(table, _secrets())
+
+
 def _seen(table: Table, number: int, body: dict[str, Any]) -> model.Shown:
     """The kingdom as the checker looked at it (``"seen"``), once the phone may check
     seat *number* at all (a refusal for who asks comes before one for what it sent)."""
-    refusal = model.check_refusal(table, number, this_phone(table), None)
+    refusal = model.check_refusal(table, number, _phone(table), None)
     if refusal is not None:
         raise refusal
     return model.read_shown(body.get("seen"), table.seat(number).who())

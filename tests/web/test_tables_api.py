@@ -4,15 +4,18 @@ game; every refusal is 400/403/404/409/429 with ``{"errors": [...]}``."""
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
 import json
 import re
 from datetime import date
 
 import pytest
 from bs4 import BeautifulSoup
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
+from scorekeeper import create_app
 from scorekeeper.engine import Game, score_game
 from scorekeeper.store import db
 from scorekeeper.store.groups import create_group, find_group
@@ -463,3 +466,50 @@ def test_a_check_racing_a_change_of_the_kingdom_never_checks_what_the_checker_di
             assert status == 409 and answer["problems"][0]["id"] in ("check-kingdom-changed", "check-not-done")
     final = db_client.get(f"/api/tables/{code}").json["seats"][0]
     assert final["checked_by"] is None or final["kingdom"] in (other, PLAYERS[0]["kingdom"])
+
+
+def test_secrets_are_192_random_bits_kept_as_sha256_and_the_api_reads_no_cookie(database_url):
+    """README: secrets go in ``Authorization: Bearer <token>``; they are 192 random bits,
+    stored only as SHA-256; the API reads no cookie, so it needs no CSRF token. A phone
+    that sat down or started the table through the pages holds its secret in a cookie:
+    the API does not take it for the phone's (the cookie is for the pages only)."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "RATELIMIT_ENABLED": False,
+            "MIGRATE": False,
+        }
+    )  # CSRF on, as in production
+    program = app.test_client()
+    table = start(program)  # no CSRF token: none is needed
+    code, host = table["code"], table["host_token"]
+    [ada] = sit(program, code, PLAYERS[:1])
+    assert host != ada and all(len(base64.urlsafe_b64decode(token)) * 8 == 192 for token in (host, ada))
+    with app.app_context():
+        [stored] = db.session.execute(text("SELECT * FROM tables")).all()
+        [seat] = db.session.execute(text("SELECT * FROM table_seats")).all()
+    assert stored.host_token_hash == hashlib.sha256(host.encode()).hexdigest()
+    assert seat.token_hash == hashlib.sha256(ada.encode()).hexdigest()
+    assert not any(secret in str(value) for secret in (host, ada) for row in (stored, seat) for value in row)
+
+    phone = app.test_client()  # Bo sits down through the pages (a form, with its CSRF token)
+    csrf = BeautifulSoup(phone.get(f"/t/{code}").text, "lxml").select_one("input[name=csrf_token]")["value"]
+    assert phone.post(f"/t/{code}/seats", data={"name": "Bo", "csrf_token": csrf}).status_code == 303
+    assert phone.get_cookie(f"sk_table_{code}") is not None
+    body = {"kingdom": PLAYERS[1]["kingdom"]}
+    refused(phone.put(f"/api/tables/{code}/seats/2", json=body), 403)  # the cookie alone: nobody
+    assert program.get(f"/api/tables/{code}").json["seats"][1]["cards_entered"] == 0
+    secret = BeautifulSoup(phone.get(f"/t/{code}/seat/2").text, "lxml").find(id="seat-form")["data-secret"]
+    assert phone.put(f"/api/tables/{code}/seats/2", json=body, headers=auth(secret)).status_code == 200
+
+    host_phone = app.test_client()  # a table started on the home page: the host's secret in a cookie
+    csrf = BeautifulSoup(host_phone.get("/").text, "lxml").select_one("#start-table input[name=csrf_token]")["value"]
+    started = host_phone.post("/tables", data={"played_on": "2026-11-30", "csrf_token": csrf})
+    assert started.status_code == 303
+    own = started.headers["Location"].rsplit("/", 1)[1]
+    refused(host_phone.patch(f"/api/tables/{own}", json={"checks_required": False}), 403)
+    refused(host_phone.post(f"/api/tables/{own}/lock"), 403)
+    assert program.get(f"/api/tables/{own}").json["checks_required"] is True
+    assert program.get(f"/api/tables/{own}").json["you"] == {"host": False, "seats": []}
