@@ -55,6 +55,13 @@ def test_https_mode_redirects_and_marks_cookies_secure(tmp_path):
     assert "Secure" in response.headers["Set-Cookie"] and "HttpOnly" in response.headers["Set-Cookie"]
 
 
+def test_the_session_cookie_is_samesite_lax(tmp_path):
+    """README (BREACH): the session cookie, which holds the CSRF token, is ``SameSite=Lax``."""
+    response = make_app(tmp_path).test_client().get("/")  # a form with a CSRF token: a session
+    cookie = next(value for value in response.headers.getlist("Set-Cookie") if value.startswith("session="))
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie
+
+
 def test_forwarded_headers_ignored_unless_configured(tmp_path):
     headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.test"}
     plain = make_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()

@@ -5,6 +5,7 @@ tests/serving/test_two_hosts.py runs the same shape from Debian's packages)."""
 from __future__ import annotations
 
 import re
+import runpy
 import subprocess
 from pathlib import Path
 
@@ -63,3 +64,10 @@ def test_nginx_accepts_the_production_settings(tmp_path):
         text=True,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+def test_gunicorn_writes_no_access_log():
+    """README: gunicorn writes no access log (paths hold secrets; nginx logs each answer's route)."""
+    for name in ("gunicorn.conf.py", "gunicorn-live.conf.py"):
+        settings = runpy.run_path(str(ROOT / "deploy" / name))
+        assert "accesslog" in settings and settings["accesslog"] is None, name

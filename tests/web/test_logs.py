@@ -1,5 +1,5 @@
 """No log writes a secret of a path (issue 24, item 1): the app's error log and the
-route it names for the proxy's access log (tests/serving/test_access_log.py reads
+route it names for the proxy's access log (tests/serving/test_proxy.py reads
 nginx's log itself)."""
 
 from __future__ import annotations
@@ -87,3 +87,20 @@ def test_the_error_log_writes_the_route_not_the_secret(app, caplog):
     assert "unhandled error on /g/12/<secret>/fails [POST]" in lines
     assert "Exception on /g/12/<secret>/late [POST]" in lines
     assert not any(SECRET in record.getMessage() or SECRET in (record.exc_text or "") for record in caplog.records)
+
+
+def test_database_errors_leave_out_their_statements_values(db_app):
+    """README: database errors leave out their statements' values (``hide_parameters``): the
+    message a failed statement logs names the statement, never what was bound to it."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from scorekeeper.store import db
+
+    with db_app.app_context():
+        with pytest.raises(DBAPIError) as failed:
+            db.session.execute(text("SELECT public_id FROM no_such_table WHERE secret = :secret"), {"secret": SECRET})
+        db.session.rollback()
+    message = str(failed.value)
+    assert "no_such_table" in message and "parameters hidden" in message
+    assert SECRET not in message

@@ -12,6 +12,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from scorekeeper.table.model import CODE_ALPHABET
+from tests.conftest import form_data
 
 CASE19 = json.loads((Path(__file__).parents[1] / "data" / "cases" / "19-four-players.json").read_text())
 
@@ -640,3 +641,27 @@ def test_a_phone_holding_a_seat_takes_no_second_to_check_its_own_kingdom(app, cl
     through_api = bo.post(f"/api/tables/{code}/seats", json={"name": "Bob"}, headers=secret)
     assert through_api.status_code == 409 and through_api.json["problems"][0]["id"] == "seat-already-held"
     assert [s["name"] for s in client.get(f"/api/tables/{code}").json["seats"]] == ["Bo"]
+
+
+def test_the_group_a_table_was_locked_in_is_offered_first_on_the_hosts_next_save(app, client):
+    """README: the save form offers first the group this phone itself chose last (saved a
+    game in, or locked a table in)."""
+    from scorekeeper.store.groups import all_groups
+
+    game = {"ruleset": "pocket", "players": CASE19["game"]["players"][:2]}
+    sheet = client.post("/", data=form_data(game) | {"played_on": "2026-11-29"}).headers["Location"]
+    assert client.post("/games", data={"token": sheet.removeprefix("/sheet/"), "group_name": "Home"}).status_code == 303
+    code = start_table(client)
+    bo = app.test_client()
+    for n, (phone, player) in enumerate(zip([client, bo], game["players"], strict=True), start=1):
+        assert phone.post(f"/t/{code}/seats", data={"name": player["name"]}).status_code == 303
+        assert phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player)).status_code == 303
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    locked = client.post(f"/t/{code}/host", data={"action": "lock", "group": "new", "group_name": "Club night"})
+    assert locked.status_code == 303
+    with app.app_context():
+        club = next(row.group.public_id for row in all_groups() if row.group.name == "Club night")
+    sheet = client.post("/", data=form_data(game) | {"played_on": "2026-12-01"}).headers["Location"]
+    offered = soup(client.get(sheet)).select("#group-choice input[name=group]")
+    assert [(i["value"], i.has_attr("checked")) for i in offered][0] == (club, True)
+    assert len(offered) == 3  # Club night, Home, a new group
