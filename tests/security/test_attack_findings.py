@@ -170,3 +170,25 @@ def test_language_links_never_lead_off_site(tmp_path, path):
     assert links and all(href.startswith("?lang=") for href in links)
     for href in links:
         assert urljoin(f"http://localhost{path}", href).startswith("http://localhost/")
+
+
+def test_every_address_that_takes_a_table_code_counts_the_wrong_ones(tmp_path):
+    """Issue #24, item 8: POST /t/<code>/seats answered 404 without counting the code
+    as wrong (150 guesses an hour instead of 30). Every route that takes a code, read
+    from the url_map (a route added later too), counts it, with every method it takes."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=False, WRONG_CODE_RATE_LIMIT="2 per hour")
+    routes = [
+        (rule, method)
+        for rule in app.url_map.iter_rules()
+        if "code" in rule.arguments or rule.endpoint == "tables.join"
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+    ]
+    assert len(routes) >= 20
+    for n, (rule, method) in enumerate(routes):
+        path = rule.rule.replace("<code>", "ZZZZZ2").replace("<int:number>", "1") + "?code=ZZZZZ2"
+        address = {"REMOTE_ADDR": f"10.0.{n // 250}.{n % 250}"}
+        data = {"code": "ZZZZZ2", "name": "Ada"}
+        client = app.test_client()
+        statuses = [client.open(path, method=method, data=data, environ_base=address).status_code for _ in range(3)]
+        assert statuses[2] == 429, (method, rule.rule, statuses)
+        assert statuses[:2] != [429, 429]
