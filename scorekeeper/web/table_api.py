@@ -27,6 +27,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import get_locale, get_translations
+from werkzeug.exceptions import HTTPException
 
 from ..engine import GameError, GameErrors
 from ..store.groups import find_group, opens
@@ -65,6 +66,16 @@ def _refused(error: GameError | GameErrors):
         ),
         status_of(error),
     )
+
+
+@bp.errorhandler(HTTPException)
+def _http_refused(error: HTTPException):
+    """A request refused before the service saw it (a body nested too deeply, a value
+    the database cannot hold, …): the refusals' shape, its id the status's name."""
+    if error.response is not None:  # a limit's own answer (429)
+        return error.response
+    problem = {"id": error.name.lower().replace(" ", "-"), "seat": None, "cell": None}
+    return jsonify(errors=[f"{error.name}: {error.description}"], problems=[problem]), error.code
 
 
 @bp.post("")
