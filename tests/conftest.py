@@ -327,3 +327,16 @@ def saved_links(client, response) -> tuple[str, str]:
     found = re.search(r'id="private-link" type="url" readonly value="https?://[^/"]+(/g/[\w-]+/[\w-]+)"', page)
     assert found, "no private link on the page after saving"
     return public, found[1]
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How many requests the fuzz sent (tests/security/test_fuzz.py), per database, workers included."""
+    sent: dict[str, int] = {}
+    for report in terminalreporter.stats.get("passed", []):
+        for name, value in getattr(report, "user_properties", []):
+            if name == "fuzz_requests":
+                database = "postgresql" if "postgresql" in report.nodeid else "sqlite"
+                sent[database] = sent.get(database, 0) + value
+    if sent:
+        counts = ", ".join(f"{count:,} on {database}" for database, count in sorted(sent.items()))
+        terminalreporter.write_line(f"fuzz: {sum(sent.values()):,} requests, none answered 5xx ({counts})")

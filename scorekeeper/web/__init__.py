@@ -14,7 +14,7 @@ def init_app(app: Flask) -> None:
     from ..store import can_store
     from ..store.exchange import MAX_IMPORT
     from ..table import live
-    from . import delivery, i18n, logs, membership, pdf, template_cache
+    from . import delivery, i18n, logs, membership, pdf, template_cache, unreadable
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
@@ -28,6 +28,7 @@ def init_app(app: Flask) -> None:
     from .tables import bp as tables_bp
     from .views import bp as sheets_bp
 
+    unreadable.init_app(app)  # first: the int converter before any route, the body check before CSRF
     app.config.setdefault("IMPORT_MAX_BYTES", IMPORT_LIMIT)
     app.config.setdefault("IMPORT_MAX_GAMES", MAX_IMPORT)
 

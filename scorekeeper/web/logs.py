@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from types import TracebackType
+from urllib.parse import quote
 
 from flask import Flask, Response, has_request_context, request
 
@@ -51,7 +52,8 @@ def logged_path() -> str:
         match = UNMATCHED.match(request.path)
         if match is None:
             return "-"
-        return match[1] + ("/..." if match[2] else "")
+        first = quote(match[1], safe="/!$&'()*+,;=:@-._~")  # as sent: ASCII, no line break
+        return first + ("/..." if match[2] else "")
     values = request.view_args or {}
 
     def shown(argument: re.Match[str]) -> str:

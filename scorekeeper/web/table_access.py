@@ -15,7 +15,7 @@ import hashlib
 from datetime import timedelta
 from typing import Any
 
-from flask import Response, g, jsonify, make_response, render_template, request
+from flask import Blueprint, Response, g, jsonify, make_response, render_template, request
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -86,6 +86,18 @@ def this_phone(table: Table) -> Phone:
     return model.identify(table, phone_secrets(table.code))
 
 
+#: The routes that take a table code elsewhere than in their address (``/join``: typed).
+CODE_TYPED = frozenset({"tables.join"})
+
+
+def _no_guess() -> bool:
+    """Exempt from the wrong-code limit: a request that names no table code (start a
+    table), or whose phone is seated at the table its address names."""
+    if "code" not in (request.view_args or {}):
+        return request.endpoint not in CODE_TYPED
+    return _seated_here()
+
+
 def _seated_here() -> bool:
     """The phone asking holds a secret of the table in the address (host or seat):
     no code guesser, so wrong codes typed from the same address (a home network,
@@ -111,13 +123,22 @@ def too_many(limit: Any = None) -> Response:
 
 
 #: Codes that name no table cost like failed logins, per client address, on the pages and the API alike.
-wrong_code_limit = limiter.shared_limit(
+_wrong_code_limit = limiter.shared_limit(
     wrong_code_rate_limit,
     scope="wrong-codes",
     deduct_when=was_wrong_code,
     on_breach=too_many,
-    exempt_when=_seated_here,
+    exempt_when=_no_guess,
 )
+
+
+def count_wrong_codes(bp: Blueprint) -> None:
+    """Hold every route of *bp* that takes a table code (``<code>`` in its address,
+    or :data:`CODE_TYPED`) to the wrong-code limit, a route added later too. Its view
+    finds the table with :func:`find_table`, which marks a wrong code to be counted.
+    A route with a limit of its own gives it ``override_defaults=False``: else
+    Flask-Limiter applies that limit alone, and wrong codes there go uncounted."""
+    _wrong_code_limit(bp)
 
 
 def status_of(error: GameError | GameErrors) -> int:

@@ -27,6 +27,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import get_locale, get_translations
+from werkzeug.exceptions import HTTPException
 
 from ..engine import GameError, GameErrors
 from ..store.groups import find_group, opens
@@ -35,9 +36,10 @@ from ..table.model import Seat, Table
 from ..words import Words
 from .preview import kingdom_preview
 from .security import join_rate_limit, limiter, table_rate_limit
-from .table_access import bearer, etag, find_table, status_of, too_many, wrong_code_limit
+from .table_access import bearer, count_wrong_codes, etag, find_table, status_of, too_many
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
+count_wrong_codes(bp)
 
 
 @bp.errorhandler(GameError)
@@ -57,8 +59,18 @@ def _refused(error: GameError | GameErrors):
     )
 
 
+@bp.errorhandler(HTTPException)
+def _http_refused(error: HTTPException):
+    """A request refused before the service saw it (a body nested too deeply, a value
+    the database cannot hold, …): the refusals' shape, its id the status's name."""
+    if error.response is not None:  # a limit's own answer (429)
+        return error.response
+    problem = {"id": error.name.lower().replace(" ", "-"), "seat": None, "cell": None}
+    return jsonify(errors=[f"{error.name}: {error.description}"], problems=[problem]), error.code
+
+
 @bp.post("")
-@limiter.shared_limit(table_rate_limit, scope="table-create", on_breach=too_many)
+@limiter.shared_limit(table_rate_limit, scope="table-create", on_breach=too_many, override_defaults=False)
 def create():
     """Start a table. Body ``{"ruleset": "pocket", "played_on": "YYYY-MM-DD",
     "checks": true}`` (all optional: pocket, today on the server, checks on).
@@ -77,7 +89,6 @@ def create():
 
 
 @bp.get("/<code>")
-@wrong_code_limit
 def show(code: str):
     """The table as every phone shows it (see :func:`_state`), with an ``ETag``;
     ``If-None-Match`` with the current one gives 304 and no body. With a
@@ -101,7 +112,6 @@ def show(code: str):
 
 
 @bp.patch("/<code>")
-@wrong_code_limit
 def settings(code: str):
     """The host switches checks by another player on or off: ``{"checks_required": false}``. 200: the table."""
     table = find_table(code)
@@ -112,8 +122,7 @@ def settings(code: str):
 
 
 @bp.post("/<code>/seats")
-@wrong_code_limit
-@limiter.shared_limit(join_rate_limit, scope="table-join", on_breach=too_many)
+@limiter.shared_limit(join_rate_limit, scope="table-join", on_breach=too_many, override_defaults=False)
 def join(code: str):
     """Take the next seat: ``{"name": "Ada"}`` (R8: not empty, at most 40
     characters, not another seat's name in any case). With the host's secret,
@@ -129,7 +138,6 @@ def join(code: str):
 
 
 @bp.put("/<code>/seats/<int:number>")
-@wrong_code_limit
 def update_seat(code: str, number: int):
     """Store a seat's draft, with its own secret or the host's: any of
     ``{"kingdom": 16 card ids or null row by row (or 4 rows of 4), "legends":
@@ -148,7 +156,6 @@ def update_seat(code: str, number: int):
 
 
 @bp.post("/<code>/seats/<int:number>/check")
-@wrong_code_limit
 def check(code: str, number: int):
     """Another seat (its secret) checked seat *number*'s kingdom against the
     cards on the table, as it looked at it: ``{"seen": {"kingdom", "legends"}}``
@@ -161,7 +168,6 @@ def check(code: str, number: int):
 
 
 @bp.post("/<code>/seats/<int:number>/wrong")
-@wrong_code_limit
 def wrong(code: str, number: int):
     """Another seat reports "something is wrong": ``{"cell": 0..15, "seen":
     {"kingdom", "legends"}}`` (row by row). The seat is no longer done; its
@@ -174,7 +180,6 @@ def wrong(code: str, number: int):
 
 
 @bp.post("/<code>/lock")
-@wrong_code_limit
 def lock(code: str):
     """The host locks the table into one saved game (again: the same game).
     Body optional: ``{"group": public id, "invite": its invite secret}`` puts
@@ -199,7 +204,6 @@ def lock(code: str):
 
 
 @bp.post("/<code>/again")
-@wrong_code_limit
 def again(code: str):
     """Play again (host, on a locked table): a new table with the same seats,
     names and secrets; asked again, the same one. Body optional

@@ -57,17 +57,10 @@ from .membership import join as join_group
 from .preview import score_partial
 from .security import expired_form_page, join_rate_limit, limiter, table_rate_limit
 from .sheet_page import SheetLinks, qr_response, sheet_context
-from .table_access import (
-    cookie_secrets,
-    etag,
-    find_table,
-    keep_secret,
-    this_phone,
-    too_many,
-    wrong_code_limit,
-)
+from .table_access import cookie_secrets, count_wrong_codes, etag, find_table, keep_secret, this_phone, too_many
 
 bp = Blueprint("tables", __name__)
+count_wrong_codes(bp)
 
 EXPIRED = N_("The page had expired; nothing was changed. Try again.")
 NOT_FOUND = N_("No open table has this code; check it with the host.")
@@ -107,7 +100,7 @@ def _table(code: str) -> Table:
 
 
 @bp.post("/tables")
-@limiter.shared_limit(table_rate_limit, scope="table-create", on_breach=too_many)
+@limiter.shared_limit(table_rate_limit, scope="table-create", on_breach=too_many, override_defaults=False)
 def start():
     """Start a table (ruleset, the host phone's date): the host's secret goes in
     this phone's cookie, and the table page shows the code, link and QR code."""
@@ -124,7 +117,6 @@ def start():
 
 
 @bp.route("/join", methods=["GET", "POST"])
-@wrong_code_limit
 def join():
     """Type a join code (case, spaces and dashes ignored) to open its table."""
     form = JoinCodeForm() if request.method == "POST" else JoinCodeForm(formdata=request.args or None)
@@ -145,7 +137,6 @@ def join():
 
 
 @bp.get("/t/<code>")
-@wrong_code_limit
 def table(code: str):
     """The table: join it (a name), the seats live, the host's code, link and QR
     code; once locked, the sheet. ``?from=<code>``: "Play again" from that table,
@@ -226,7 +217,6 @@ def _locked_page(table: Table):
 
 
 @bp.post("/t/<code>/group")
-@wrong_code_limit
 def add_group(code: str):
     """A phone seated at the locked table adds the game's group to itself in one tap:
     the game, and the group's others, in its History (no invite link passed around).
@@ -268,11 +258,10 @@ def _host_group(table: Table, phone: Phone, group_id: int | None) -> Group | Non
 def back_to_table(code: str):
     """The addresses a refused seat, lock or move leaves in the address bar (the
     form came back there with its message): opened again, the table."""
-    return redirect(url_for(".table", code=code), code=303)
+    return redirect(url_for(".table", code=_table(code).code), code=303)
 
 
 @bp.get("/t/<code>/qr.svg")
-@wrong_code_limit
 def qr(code: str):
     """The QR code of the table's join link, for the host's screen."""
     table = _table(code)
@@ -280,7 +269,6 @@ def qr(code: str):
 
 
 @bp.get("/t/<code>/live")
-@wrong_code_limit
 def live(code: str):
     """The live part of the table's pages for this phone (seats, cards n/16, done,
     checked, what the table waits for, what this phone's seats need to know),
@@ -390,8 +378,7 @@ def _notes(table: Table, phone: Phone) -> list[str]:
 
 
 @bp.post("/t/<code>/seats")
-@limiter.shared_limit(join_rate_limit, scope="table-join", on_breach=too_many)
-@wrong_code_limit
+@limiter.shared_limit(join_rate_limit, scope="table-join", on_breach=too_many, override_defaults=False)
 def take_seat(code: str):
     """Take a seat under a name (R8, checked at once against the seated names);
     the host's "for a player without a phone" adds a seat held by the host's phone."""
@@ -420,7 +407,6 @@ def take_seat(code: str):
 
 
 @bp.route("/t/<code>/seat/<int:number>", methods=["GET", "POST"])
-@wrong_code_limit
 def seat(code: str, number: int):
     """Enter seat *number*'s kingdom (its own phone or the host's): the game
     form's kingdom entry. With JavaScript every change goes to the API as a
@@ -540,7 +526,6 @@ def _invite(table: Table) -> SimpleNamespace:
 
 
 @bp.route("/t/<code>/check/<int:number>", methods=["GET", "POST"])
-@wrong_code_limit
 def check(code: str, number: int):
     """Seat *number*'s kingdom read-only for another seat's phone: "Checked",
     or a cell tapped and "Something is wrong" (its owner's phone shows it)."""
@@ -607,7 +592,6 @@ def _check_page(table: Table, seat: Seat, messages: list[str], status: int):
 
 
 @bp.post("/t/<code>/move")
-@wrong_code_limit
 def move(code: str):
     """Ask to take a seat whose phone is gone (``seat``: its number, or ``host``
     for the host's role), or answer the waiting request (``answer``: ``allow``
@@ -637,7 +621,6 @@ def move(code: str):
 
 
 @bp.post("/t/<code>/host")
-@wrong_code_limit
 def host(code: str):
     """The host's buttons: checks on or off, lock, and "Play again" after the lock."""
     table = _table(code)

@@ -170,3 +170,94 @@ def test_language_links_never_lead_off_site(tmp_path, path):
     assert links and all(href.startswith("?lang=") for href in links)
     for href in links:
         assert urljoin(f"http://localhost{path}", href).startswith("http://localhost/")
+
+
+def _csrf_app(tmp_path, **config):
+    return make_app(tmp_path, RATELIMIT_ENABLED=False, **config)
+
+
+@pytest.mark.parametrize("body", [b"[1]", b"1", b'"x"', b"[" * 3000, b"\xff\xfe\x80"])
+def test_a_json_body_on_a_forms_address_is_refused_and_changes_nothing(tmp_path, body):
+    """Issue #24, item 3: JSON on a form's address answered 500 (15 of 18 tries): the
+    expired form's page rebuilt the form from the body (Flask-WTF reads JSON as fields).
+    Every page's address takes only a form: 415 with a sentence, before any form is read."""
+    client = _csrf_app(tmp_path).test_client()
+    path = sheet_path(client)
+    saved = client.post("/games", data={"csrf_token": csrf(client, path), "token": path.split("/")[-1]})
+    public, private = saved_links(client, saved)
+    before = client.get(public + ".json").get_json()
+    for address in ("/", f"{public}/edit", f"{private}/edit", "/games", "/tables", f"{public}/delete"):
+        response = client.post(address, data=body, content_type="application/json")
+        assert response.status_code == 415, (address, response.status_code)
+        assert "takes only a form sent from its page" in response.get_data(as_text=True)
+    assert client.get(public + ".json").get_json() == before
+    german = client.post("/?lang=de", data=body, content_type="application/json").get_data(as_text=True)
+    assert "Diese Adresse nimmt nur ein Formular von ihrer Seite an" in german
+
+
+def test_nesting_too_deep_to_read_is_a_400_wherever_it_is_read(tmp_path, monkeypatch):
+    """Issue #24, item 4: 3,000 × ``[`` read anywhere (a form's JSON field, a body) is
+    one kind, answered in one place (a RecursionError handler): 400 with a sentence,
+    the API's shape under /api/, never 500."""
+    from scorekeeper.web import tables
+
+    client = _csrf_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()
+    code = client.post("/tables", data={"ruleset": "pocket"}).headers["Location"].rsplit("/", 1)[1]
+    assert client.post(f"/t/{code}/seats", data={"name": "Ada"}).status_code == 303
+
+    def deep(field):  # whatever reads the posted JSON: Python's own limit
+        return json.loads("[" * 3000 + "]" * 3000)
+
+    monkeypatch.setattr(tables, "_posted_json", deep)
+    page = client.post(f"/t/{code}/seat/1", data={"base": "[" * 3000, "action": "save"})
+    assert page.status_code == 400 and "nested too deeply" in page.get_data(as_text=True)
+    monkeypatch.undo()
+    api = client.put(f"/api/tables/{code}/seats/1", data=b"[" * 3000, content_type="application/json")
+    assert api.status_code == 400 and api.get_json()["problems"]
+    assert client.post("/", data=b"[" * 3000, content_type="application/json").status_code == 415
+
+
+def test_nul_and_integers_beyond_the_database_are_refused(db_client):
+    """Issue #24, items 5 and 6: NUL in a query or a path reached PostgreSQL (500), and
+    so did a player id of 2**31 (a roster rename) or a merge's 99999999999999999999.
+    An id in an address is bounded to the database's INTEGER (beyond it: 404); any other
+    value the database cannot hold is a 400 from one handler, its transaction rolled back."""
+    client = db_client
+    token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
+    public, _ = saved_links(client, client.post("/games", data={"token": token}))  # a group and its roster
+    group = BeautifulSoup(client.get("/groups").data, "lxml").select_one("a[href^='/groups/']")["href"]
+    player = int(
+        BeautifulSoup(client.get(group).data, "lxml").select_one("form[action*='/players/']")["action"].split("/")[4]
+    )
+    for path in ("/player?name=x&group=%00", "/g/%00", "/join/%00/x", "/g/%00.json"):
+        response = client.get(path)
+        assert 400 <= response.status_code < 500, (path, response.status_code)
+    assert client.post(f"{group}/players/2147483648/rename", data={"name": "Zed"}).status_code == 404
+    merged = client.post(f"{group}/players/merge", data={"source": "99999999999999999999", "target": str(player)})
+    assert merged.status_code in (303, 400)
+    assert client.post(f"{group}/players/{player}/rename", data={"name": "Zed\x00"}).status_code < 500
+    roster = BeautifulSoup(client.get(group).data, "lxml").get_text()
+    assert all(p["name"] in roster for p in FOUR["game"]["players"])  # nothing merged, nothing renamed
+    assert client.get(public).status_code == 200
+
+
+def test_every_address_that_takes_a_table_code_counts_the_wrong_ones(tmp_path):
+    """Issue #24, item 8: POST /t/<code>/seats answered 404 without counting the code
+    as wrong (150 guesses an hour instead of 30). Every route that takes a code, read
+    from the url_map (a route added later too), counts it, with every method it takes."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=False, WRONG_CODE_RATE_LIMIT="2 per hour")
+    routes = [
+        (rule, method)
+        for rule in app.url_map.iter_rules()
+        if "code" in rule.arguments or rule.endpoint == "tables.join"
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+    ]
+    assert len(routes) >= 20
+    for n, (rule, method) in enumerate(routes):
+        path = rule.rule.replace("<code>", "ZZZZZ2").replace("<int:number>", "1") + "?code=ZZZZZ2"
+        address = {"REMOTE_ADDR": f"10.0.{n // 250}.{n % 250}"}
+        data = {"code": "ZZZZZ2", "name": "Ada"}
+        client = app.test_client()
+        statuses = [client.open(path, method=method, data=data, environ_base=address).status_code for _ in range(3)]
+        assert statuses[2] == 429, (method, rule.rule, statuses)
+        assert statuses[:2] != [429, 429]

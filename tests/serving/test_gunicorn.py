@@ -73,3 +73,32 @@ def test_gunicorn_sends_compressed_pages_and_year_long_static_files(tmp_path):
             assert static.headers["Content-Encoding"] == "gzip"
             assert static.headers["Cache-Control"] == "public, max-age=31536000, immutable"
             assert static.text.startswith('(function(){"use strict";')  # minified: the comments gone
+
+
+@pytest.mark.slow  # one gunicorn worker, as production runs it, without nginx in front
+def test_nul_in_any_path_segment_through_gunicorn_is_a_4xx(database_url, tmp_path):
+    """Issue #24, item 5: NUL in a path (``/g/%00``, ``/join/%00/x``, ``/g/%00.json``)
+    answered 500 served by gunicorn alone (nginx refuses it before). Every route, read
+    from the app's url_map, with NUL in each path segment, under each method it takes."""
+    import socket
+
+    from scorekeeper import create_app
+
+    rules = list(create_app({"TESTING": True, "SECRET_KEY": "x", "MIGRATE": False}).url_map.iter_rules())
+    sent = 0
+    with gunicorn(database_url, workers=1, log=tmp_path / "gunicorn.log") as base:
+        port = int(base.rsplit(":", 1)[1])
+        for rule in rules:
+            for name in rule.arguments:
+                path = re.sub(r"<(?:[^<>:]+:)?(\w+)>", lambda m, name=name: "%00" if m[1] == name else "x", rule.rule)
+                for method in sorted(rule.methods - {"OPTIONS"}):
+                    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+                        request = (
+                            f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        )
+                        connection.sendall(request.encode())
+                        status = int(connection.makefile("rb").readline().split()[1])
+                    sent += 1
+                    assert 400 <= status < 500, (method, path, status)
+    assert sent >= 50
+    assert "Traceback" not in (tmp_path / "gunicorn.log").read_text()

@@ -56,6 +56,8 @@ def test_every_answer_names_its_route_without_its_values(app):
         (f"/join/{SECRET}", "/join/..."),
         (f"/nowhere/{SECRET}/x", "/nowhere/..."),
         ("/nowhere", "/nowhere"),
+        ("/%0D%0ASet-Cookie:%20x/y", "/%0D%0ASet-Cookie:%20x/..."),  # as sent: no line break in a header
+        ("/caf%C3%A9", "/caf%C3%A9"),
     ],
 )
 def test_a_path_of_no_route_is_named_by_its_first_part(app, path, logged):
