@@ -33,3 +33,66 @@ def test_the_chosen_palette_buttons_name_is_whole(touch_phone, live_server, lang
             cut.append(name.inner_text())
     assert cut == []
 
+
+# 13. Taps lost by accident: the chosen type tapped again, a double tap on a cell, a reload.
+
+
+def _cell(page, m: int):
+    return page.locator("#player-0 .cell-input").nth(m).locator(".cell-btn")
+
+
+def _start_seat(page, live_server: str) -> None:
+    """*page* starts a table and takes its first seat: the seat page's palette."""
+    page.goto(live_server + "/")
+    with page.expect_navigation():
+        page.locator("#start-table-button").tap()
+    page.fill("#name", "Ada")
+    with page.expect_navigation():
+        page.locator("#take-seat-button").tap()
+    page.wait_for_selector("#palette:not([hidden])")
+
+
+def _open(page, live_server: str, where: str):
+    """The game form or a seat page, its palette ready; :returns: cell *m*'s submitted box."""
+    if where == "form":
+        ready(page, live_server + "/")
+        return lambda m: page.locator(f"#players-0-cells-{m}")
+    _start_seat(page, live_server)
+    return lambda m: page.locator(f"#seat-cells-{m}")
+
+
+@pytest.mark.parametrize("where", ["form", "seat"])
+def test_the_chosen_type_tapped_again_stays_chosen(touch_phone, live_server, where):
+    page = touch_phone
+    box = _open(page, live_server, where)
+    mountain = page.locator("#palette [data-card=mountain]")
+    mountain.tap()
+    mountain.tap()
+    expect(mountain).to_have_attribute("aria-pressed", "true")
+    _cell(page, 0).tap()
+    expect(box(0)).to_have_value("mountain")
+    expect(page.locator("#tap-note")).to_have_count(0)  # no "First choose a card type"
+
+
+@pytest.mark.parametrize("where", ["form", "seat"])
+def test_a_double_tap_on_a_cell_paints_one_card(touch_phone, live_server, where):
+    page = touch_phone
+    box = _open(page, live_server, where)
+    page.locator("#palette [data-card=mountain]").tap()
+    _cell(page, 1).evaluate("b => { b.click(); return new Promise(r => setTimeout(() => { b.click(); r(); }, 60)); }")
+    expect(box(1)).to_have_value("mountain")
+    page.wait_for_timeout(600)  # a tap later still empties the cell, as the palette's help says
+    _cell(page, 1).tap()
+    expect(box(1)).to_have_value("")
+
+
+@pytest.mark.parametrize("where", ["form", "seat"])
+def test_a_reload_keeps_the_chosen_card_type(touch_phone, live_server, where):
+    page = touch_phone
+    box = _open(page, live_server, where)
+    page.locator("#palette [data-card=forest]").tap()
+    page.reload()
+    page.wait_for_selector("#palette:not([hidden])")
+    expect(page.locator("#palette [data-card=forest]")).to_have_attribute("aria-pressed", "true")
+    _cell(page, 2).tap()
+    expect(box(2)).to_have_value("forest")
