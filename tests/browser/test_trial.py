@@ -4,8 +4,14 @@ name, taps lost by accident, the form without JavaScript, the shared text."""
 
 from __future__ import annotations
 
+import copy
+from datetime import date
+
 import pytest
 from playwright.sync_api import expect
+
+from scorekeeper.engine import Game
+from scorekeeper.web.links import encode_game
 
 pytestmark = pytest.mark.browser
 
@@ -96,3 +102,44 @@ def test_a_reload_keeps_the_chosen_card_type(touch_phone, live_server, where):
     expect(page.locator("#palette [data-card=forest]")).to_have_attribute("aria-pressed", "true")
     _cell(page, 2).tap()
     expect(box(2)).to_have_value("forest")
+
+
+# 15. Text that leaves the page carries no invisible isolates (U+2068, U+2069) around names.
+
+ISOLATES = ("\u2068", "\u2069")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_text_that_leaves_the_page_has_no_isolates(browser, live_server, lang):
+    from tests.browser.test_share import NO_SHARE_SHEET, SHARE_SHEET, SHARED_GAME
+
+    game = copy.deepcopy(SHARED_GAME)  # a sheet of its own: saved below, it must not be saved already
+    game["players"][3]["name"] = f"Quin {lang}"
+    sheet = "/sheet/" + encode_game(Game.from_dict(game), date(2026, 11, 30))
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page = context.new_page()
+    try:
+        page.add_init_script(NO_SHARE_SHEET)
+        page.goto(f"{live_server}{sheet}?lang={lang}")
+        page.tap("#share-result")  # no share sheet: copied
+        expect(page.locator("#share-status")).not_to_be_empty()
+        left = {"clipboard": page.evaluate("navigator.clipboard.readText()")}
+        left["box"] = page.input_value("#share-text")
+        for tag in ("og:title", "og:description"):
+            left[tag] = page.get_attribute(f"meta[property='{tag}']", "content")
+        left["description"] = page.get_attribute("meta[name=description]", "content")
+        with page.expect_navigation():
+            page.tap("#save")
+        page.add_init_script(SHARE_SHEET)
+        page.reload()
+        page.tap("#share-result")  # the phone's share sheet
+        shared = page.evaluate("window.sharedData")
+        left |= {"share title": shared["title"], "share text": shared["text"]}
+        with page.expect_navigation():
+            page.locator("#player-links a").first.tap()
+        left["player page title"] = page.title()  # bookmarks, the browser's own Share
+        assert "Quin" in left["clipboard"] and "Quin" in left["share text"]
+        assert {what: text for what, text in left.items() if any(c in text for c in ISOLATES)} == {}
+    finally:
+        context.close()
