@@ -104,6 +104,91 @@ def test_a_reload_keeps_the_chosen_card_type(touch_phone, live_server, where):
     expect(box(2)).to_have_value("forest")
 
 
+# 14. Without JavaScript: what to type in the boxes, the Legends' count, a message clear of the Score bar.
+
+
+@pytest.fixture
+def no_js_phone(browser):
+    """A 360 × 640 phone (16:9) with JavaScript off."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 640})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_without_javascript_the_boxes_say_what_to_type(no_js_phone, live_server, lang):
+    page = no_js_phone
+    page.goto(f"{live_server}/?lang={lang}")
+    hint = page.locator("#type-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("Fo Forest" if lang == "en" else "Wa Wald")
+    expect(hint).to_contain_text("Dr Dragon" if lang == "en" else "Dr Drache")
+    grid = page.locator("#player-0 .kingdom-input").bounding_box()
+    box = hint.bounding_box()
+    assert box["y"] + box["height"] <= grid["y"] < box["y"] + box["height"] + 40  # right above the first grid
+    assert page.locator("#codes").get_attribute("open") is None  # the hint needs no section opened
+
+
+def test_with_javascript_the_palette_replaces_the_typing_hint(touch_phone, live_server):
+    ready(touch_phone, live_server + "/")
+    expect(touch_phone.locator("#type-hint")).to_be_hidden()
+    expect(touch_phone.locator("#tap-hint")).to_be_visible()
+
+
+def test_without_javascript_no_legends_count_is_left_wrong(no_js_phone, live_server):
+    page = no_js_phone
+    page.goto(live_server + "/")
+    summary = page.locator("#player-0 details.legends summary")
+    summary.click()
+    page.locator("#player-0 .legend-list input").first.check()
+    page.locator("#player-0 .legend-list input").nth(1).check()
+    shown = summary.inner_text()
+    assert "(0)" not in shown and (not any(c.isdigit() for c in shown) or "(2)" in shown), shown
+    with page.expect_navigation():
+        page.click("#add-player")  # a round trip, then one tick taken back
+    page.locator("#player-0 .legend-list input").first.uncheck()
+    shown = page.locator("#player-0 details.legends summary").inner_text()
+    assert "(2)" not in shown and (not any(c.isdigit() for c in shown) or "(1)" in shown), shown
+
+
+def _covered(page, selector: str) -> bool:
+    """Whether something else (the sticky Score bar) lies over a part of the element within the viewport."""
+    return page.locator(selector).evaluate(
+        """e => {
+          const r = e.getBoundingClientRect();
+          const corners = [[r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2],
+                           [r.right - 2, r.bottom - 2]].filter(([x, y]) => y >= 0 && y < innerHeight);
+          return corners.some(([x, y]) => !e.contains(document.elementFromPoint(x, y)));
+        }"""
+    )
+
+
+@pytest.mark.parametrize("where", ["paste", "cell"])
+def test_without_javascript_a_typo_message_is_not_behind_the_score_bar(no_js_phone, live_server, where):
+    page = no_js_phone
+    page.goto(live_server + "/")
+    page.fill("#players-0-name", "Ada")
+    page.fill("#players-1-name", "Bo")
+    if where == "paste":
+        page.click("#player-0 details.paste-field summary")
+        page.fill("#players-0-paste", "Fo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Fo\nFo Fo Fo Mountian")
+        message = "#players-0-paste-errors li"
+    else:
+        for m in range(16):
+            page.fill(f"#players-0-cells-{m}", "Fo")
+        page.fill("#players-0-cells-15", "Mountian")
+        message = "#players-0-cells-errors li"
+    with page.expect_navigation():
+        page.click("#score")
+    expect(page.locator(message)).to_contain_text("did you mean Mountain?")
+    page.click("#form-errors .error-players a")  # "Ada": to her panel
+    assert not _covered(page, message)
+    page.locator(message).evaluate("e => e.scrollIntoView({block: 'end'})")  # scrolled to: at the foot of the screen
+    box = page.locator(message).bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 640
+    assert not _covered(page, message)
+
+
 # 15. Text that leaves the page carries no invisible isolates (U+2068, U+2069) around names.
 
 ISOLATES = ("\u2068", "\u2069")
