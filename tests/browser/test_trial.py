@@ -5,6 +5,7 @@ name, taps lost by accident, the form without JavaScript, the shared text."""
 from __future__ import annotations
 
 import copy
+import re
 from datetime import date
 
 import pytest
@@ -12,6 +13,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
+from tests.browser.test_entry import GAME
 
 pytestmark = pytest.mark.browser
 
@@ -19,6 +21,128 @@ pytestmark = pytest.mark.browser
 def ready(page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("#palette:not([hidden])")
+
+
+# 11. The language switch posts nothing and keeps every entry; Back after scoring gives the form.
+
+TWO = {**GAME, "players": GAME["players"][:2]}
+
+
+def _posts(page) -> list[str]:
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    return posts
+
+
+def test_switching_language_posts_nothing_and_keeps_every_entry(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.tap(".player-count [data-count='3']")
+    page.fill("#players-0-name", "Ada")
+    page.fill("#players-2-name", "Cy")
+    page.locator("#palette [data-card=forest]").tap()
+    for m in range(3):
+        _cell(page, m).tap()
+    page.tap("#player-0 details.legends summary")
+    page.locator("#player-0 .legend-list input").first.tap()
+    page.tap("#player-1 details.paste-field summary")
+    page.fill("#players-1-paste", "Mo Dw Mo Dr")  # a line typed, three to go
+    page.check("input[name=ruleset][value=classic]")
+    posts = _posts(page)
+    with page.expect_navigation():
+        page.tap("#lang-de")
+    page.wait_for_selector("#palette:not([hidden])")
+    assert [url for url in posts if "/api/" not in url] == []  # the game was not sent
+    assert page.locator("html").get_attribute("lang") == "de" and page.url == live_server + "/?lang=de"
+    expect(page.locator("#draft-offer")).to_be_hidden()  # given back at once, not offered
+    expect(page.locator("fieldset.player:visible")).to_have_count(3)
+    assert [page.input_value(f"#players-{i}-name") for i in range(3)] == ["Ada", "", "Cy"]
+    assert [page.input_value(f"#players-0-cells-{m}") for m in range(4)] == ["forest", "forest", "forest", ""]
+    expect(page.locator("#player-0 .legend-list input").first).to_be_checked()
+    expect(page.locator("#player-0 details.legends .count")).to_have_text("(1)")
+    assert page.input_value("#players-1-paste") == "Mo Dw Mo Dr"
+    assert page.is_checked("input[name=ruleset][value=classic]")
+    expect(_cell(page, 0)).to_have_attribute("aria-label", re.compile("Wald$"))  # in German
+
+
+def _fill(page, game: dict) -> None:
+    for i, player in enumerate(game["players"]):
+        page.fill(f"#players-{i}-name", player["name"])
+        page.click(f"#player-{i} details.paste-field summary")
+        page.fill(f"#players-{i}-paste", "\n".join(" ".join(row) for row in player["kingdom"]))
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_back_after_scoring_in_another_language_gives_the_form(browser, live_server, javascript):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=javascript)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/?lang=en")
+        _fill(page, TWO)
+        with page.expect_navigation():
+            page.click("#lang-de")  # without JavaScript: posted, answered with the form's address
+        assert page.locator("html").get_attribute("lang") == "de"
+        assert page.input_value("#players-1-name") == TWO["players"][1]["name"]
+        if javascript:  # the text boxes were read into the grids on the way
+            page.wait_for_selector("#palette:not([hidden])")
+        with page.expect_navigation():
+            page.click("#score")
+        page.wait_for_selector("#score-table")
+        page.go_back()
+        expect(page.locator("#game-form")).to_be_visible()  # not "Confirm Form Resubmission"
+        assert page.locator("html").get_attribute("lang") == "de"
+        assert page.input_value("#players-0-name") == TWO["players"][0]["name"]
+        page.go_back()  # and the English form before it
+        expect(page.locator("#game-form")).to_be_visible()
+    finally:
+        context.close()
+
+
+def _back_to_the_form_after_a_cookie_changed(page) -> None:
+    """From a new sheet: its German page (the language cookie changes, and every page varies with the
+    cookies: a posted page kept by the browser no longer matches), then Back to the form before it."""
+    with page.expect_navigation():
+        page.click("#lang-de")
+    page.go_back()
+    page.wait_for_selector("#score-table")
+    page.go_back()  # the old pages: net::ERR_CACHE_MISS, "Confirm Form Resubmission"
+    expect(page.locator("#game-form")).to_be_visible()
+
+
+def test_back_to_a_player_added_without_javascript_gives_the_form(browser, live_server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/?lang=en")
+        with page.expect_navigation():
+            page.click("#add-player")  # posted: the form comes back from its own address
+        expect(page.locator("#players-2-name")).to_be_focused()
+        with page.expect_navigation():
+            page.click("#player-2 .remove-player")
+        _fill(page, TWO)
+        with page.expect_navigation():
+            page.click("#score")
+        page.wait_for_selector("#score-table")
+        _back_to_the_form_after_a_cookie_changed(page)
+        expect(page.locator("fieldset.player:not([disabled])")).to_have_count(2)
+    finally:
+        context.close()
+
+
+def test_back_to_a_refused_score_gives_the_form(touch_phone, live_server):
+    page = touch_phone
+    ready(page, live_server + "/?lang=en")
+    _fill(page, TWO)
+    page.fill("#players-0-name", "")
+    with page.expect_navigation():
+        page.click("#score")  # refused: the name is empty
+    page.wait_for_selector("#form-errors")
+    page.fill("#players-0-name", TWO["players"][0]["name"])
+    with page.expect_navigation():
+        page.click("#score")
+    page.wait_for_selector("#score-table")
+    _back_to_the_form_after_a_cookie_changed(page)
+    assert page.input_value("#players-1-name") == TWO["players"][1]["name"]
 
 
 # 12. The chosen palette button's name is whole ("Mountain", "Menschen"), light and dark.
