@@ -152,6 +152,7 @@
       count.textContent = "(" + panel.querySelectorAll(".legend-list input:checked").length + ")";
       entry.schedule(panel);
     });
+    switchTo();  // the names given back
   }
   function offerDraft() {
     var draft = readDraft(), now = entries(), offer = document.getElementById("draft-offer");

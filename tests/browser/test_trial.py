@@ -57,6 +57,7 @@ def test_switching_language_posts_nothing_and_keeps_every_entry(touch_phone, liv
     expect(page.locator("#draft-offer")).to_be_hidden()  # given back at once, not offered
     expect(page.locator("fieldset.player:visible")).to_have_count(3)
     assert [page.input_value(f"#players-{i}-name") for i in range(3)] == ["Ada", "", "Cy"]
+    expect(page.locator("#player-switch button")).to_have_text(["Ada", "Spieler 2", "Cy"])
     assert [page.input_value(f"#players-0-cells-{m}") for m in range(4)] == ["forest", "forest", "forest", ""]
     expect(page.locator("#player-0 .legend-list input").first).to_be_checked()
     expect(page.locator("#player-0 details.legends .count")).to_have_text("(1)")
