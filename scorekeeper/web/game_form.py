@@ -13,10 +13,13 @@ from collections.abc import Callable
 from datetime import date
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlencode
 
-from flask import Response, current_app, render_template, request, session
+from flask import Response, current_app, redirect, render_template, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
+from itsdangerous import BadData, URLSafeSerializer
+from werkzeug.datastructures import MultiDict
 
 from ..engine import (
     LEGENDS,
@@ -33,7 +36,7 @@ from ..engine import (
     shows_a_name,
 )
 from .forms import GameForm, StartTableForm, not_a_card
-from .i18n import N_, error_message, error_text, gettext, ngettext, sentence, words
+from .i18n import LANGUAGES, N_, error_message, error_text, gettext, ngettext, sentence, words
 from .security import CSRF_SLOT, with_csrf_token
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
@@ -44,11 +47,19 @@ def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game,
     """The POST of a game form: add or remove a player panel, show it in another
     language (``?lang=``), or check the
     entries with the engine (R8) and hand a valid game to *on_valid*. Every
-    refusal shows the form again with all entries and the errors beside them."""
+    refusal shows the form again with all entries and the errors beside them.
+
+    Adding, removing and the language answer with the form's own address
+    (Post/Redirect/Get, see :func:`kept_entries_url`): the history then holds
+    no posted page, which Back and a reload would ask to send again."""
     action = request.form.get("action", "score")
+    # "language": the header's language buttons post the form (without JavaScript); every entry kept
+    if _changes_panels(action):
+        kept = kept_entries_url(action_url)
+        if kept is not None:
+            return redirect(kept, code=303)
     pasted = all([player.form.apply_paste() for player in form.players])
-    # "language": the header's language buttons post the form; it comes back unchanged, every entry kept
-    if action in ("add", "language") or action.startswith("remove-"):
+    if _changes_panels(action):  # too much for an address: shown in answer to the post, as before
         return render_game_form(_changed_players(form, action), action_url, **page)
     shape_ok = form.validate() and pasted
     if "csrf_token" in form.errors:
@@ -66,12 +77,78 @@ def expired_game_form(form_class: type[GameForm], action_url: str, **page):
     """The answer to a game form posted without a valid CSRF token (expired, or
     the cookie was not sent), for the blueprint's ``errorhandler(CSRFError)``:
     nothing is scored or stored and every entry comes back with :data:`EXPIRED`
-    (400). Adding or removing a player panel still works: it stores nothing."""
+    (400). Adding or removing a player panel and the language still work: they store nothing."""
     form = form_class(meta={"csrf": True})
     action = request.form.get("action", "score")
-    if action == "add" or action.startswith("remove-"):
+    if _changes_panels(action):
+        kept = kept_entries_url(action_url)
+        if kept is not None:
+            return redirect(kept, code=303)
         return render_game_form(_changed_players(form, action), action_url, **page)  # changes nothing
     return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
+
+
+def _changes_panels(action: str) -> bool:
+    """Whether a post's *action* only shows the form again (a panel added or removed, another language)."""
+    return action in ("add", "language") or action.startswith("remove-")
+
+
+#: The longest packed entries an address carries (nginx reads request lines of up to 8 KB).
+MAX_KEPT_ADDRESS = 6000
+
+
+def _packer() -> URLSafeSerializer:
+    """Signs, compresses (zlib) and packs (base64url) the kept entries; a link no post made is refused."""
+    key = current_app.secret_key
+    assert key is not None  # create_app always sets one
+    return URLSafeSerializer(key, salt="scorekeeper.kept-entries")
+
+
+def kept_entries_url(action_url: str) -> str | None:
+    """The form's address (GET) as this post leaves it: every posted field but
+    the CSRF token, the button's ``action`` included, packed and signed in
+    ``?entries=`` (some 700 characters for a four-player game), with the
+    language asked for (``?lang=``). Signed, so that only a post of the form
+    makes one: a link from elsewhere cannot fill someone's correction form.
+    ``None`` when longer than :data:`MAX_KEPT_ADDRESS` (long notes or pasted text)."""
+    fields = [[name, value] for name, value in request.form.items(multi=True) if name != "csrf_token"]
+    packed = _packer().dumps(fields)
+    if len(packed) > MAX_KEPT_ADDRESS:
+        return None
+    query = [("entries", packed)]
+    if request.args.get("lang") in LANGUAGES:
+        query.append(("lang", request.args["lang"]))
+    return f"{action_url}?{urlencode(query)}"
+
+
+def kept_entries(args) -> MultiDict | None:
+    """The fields packed in ``?entries=`` by :func:`kept_entries_url`, or ``None``
+    when there are none or they are not a post's (damaged, made up)."""
+    packed = args.get("entries")
+    if not packed or len(packed) > MAX_KEPT_ADDRESS:
+        return None
+    try:
+        fields = _packer().loads(packed)
+    except BadData:
+        return None
+    if not isinstance(fields, list) or not all(
+        isinstance(f, list) and len(f) == 2 and all(isinstance(x, str) for x in f) for f in fields
+    ):
+        return None
+    return MultiDict([(name, value) for name, value in fields])
+
+
+def kept_game_form(form_class: type[GameForm], entries: MultiDict, action_url: str, **page):
+    """The GET of a form's address made by :func:`kept_entries_url`: the form as
+    the post left it (a panel added or removed, every entry kept), nothing
+    checked or stored; a fresh CSRF token."""
+    form = form_class(formdata=entries, meta={"csrf": False})
+    for player in form.players:
+        player.form.apply_paste()
+    action = entries.get("action", "language")
+    if not _changes_panels(action):
+        action = "language"
+    return render_game_form(_changed_players(form, action), action_url, added_by=action, **page)
 
 
 def empty_game_form(action_url: str) -> str | bytes:
@@ -108,15 +185,17 @@ def render_game_form(
     heading: str = N_("Score a game"),
     submit_label: str = N_("Score the game"),
     date_from_browser: bool = False,
+    added_by: str | None = None,
 ):
     """The game form page (new game or correction) with *messages* for the whole form.
     *date_from_browser*: the date played is the server's day, for the browser to
-    replace with its own local date (a new game, as first opened)."""
+    replace with its own local date (a new game, as first opened). *added_by*:
+    the action that made the form (else the post's), ``"add"`` focusing the new name field."""
     correcting = submit_label == SAVE_CORRECTION
     # Every panel up to the most is in the page; those past the players chosen are
     # hidden and disabled (not sent), for static/js/entry.js to show at once.
     player_count = len(form.players)
-    added = player_count - 1 if request.form.get("action") == "add" else None  # its name field takes the focus
+    added = player_count - 1 if (added_by or request.form.get("action")) == "add" else None  # its name: focused
     while len(form.players) < MAX_PLAYERS:
         form.players.append_entry()
     if date_from_browser:
@@ -142,6 +221,8 @@ def render_game_form(
             heading=gettext(heading),
             submit_label=gettext(submit_label),
             start_form=start_form,
+            # a form shown in answer to a post (a refusal): entry.js puts this GET of it in the history instead
+            kept_address=kept_entries_url(action_url) if request.method == "POST" else None,
         ),
         status,
     )

@@ -66,7 +66,15 @@ from ..store.stats import player_stats
 from .changes import revision_changes
 from .display import qr_fits, totals_chart
 from .forms import CorrectionForm, SaveGameForm
-from .game_form import SAVE_CORRECTION, expired_game_form, form_from_data, process_game_form, render_game_form
+from .game_form import (
+    SAVE_CORRECTION,
+    expired_game_form,
+    form_from_data,
+    kept_entries,
+    kept_game_form,
+    process_game_form,
+    render_game_form,
+)
 from .i18n import N_, error_text, gettext, ngettext, words
 from .links import DamagedLink, decode_game
 from .membership import group_for_save, visible_group_ids
@@ -360,6 +368,9 @@ def correct(public_id: str, secret: str):
 def _correct(saved: SavedGame, action_url: str):
     """Correct a saved game: the filled form; saving keeps the earlier revision."""
     if request.method == "GET":
+        entries = kept_entries(request.args)
+        if entries is not None:  # the form as a post of it left it (a language, a player added or removed)
+            return kept_game_form(CorrectionForm, entries, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
         form = form_from_data(
             CorrectionForm,
             saved.entry,

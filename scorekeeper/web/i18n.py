@@ -172,6 +172,17 @@ def words() -> Words:
         return g._words
 
 
+def plain_words() -> Words:
+    """The sentence writer for text that leaves the page (the line to share, the
+    link previews' tags, a title): names as typed, without Unicode's isolates,
+    which a chat, a clipboard or a bookmark would carry as invisible characters."""
+    try:
+        return g._plain_words
+    except AttributeError:
+        g._plain_words = Words(_catalogue(), str(get_locale() or "en"))
+        return g._plain_words
+
+
 def bdi(name: str) -> Markup:
     """A player's name (or other text a player typed) isolated for the page:
     ``<bdi>سارة</bdi>``, so right-to-left names keep their neighbours in place."""
@@ -199,7 +210,8 @@ def bold_names(names: Iterable[str]) -> Markup:
 
 
 def isolated(name: str) -> str:
-    """*name* between Unicode's isolates, for text without markup (titles, attributes)."""
+    """*name* between Unicode's isolates, for text without markup read on the page
+    (an ``aria-label``); never for text that leaves it (:func:`plain_words`)."""
     return words().name(name)
 
 

@@ -25,7 +25,7 @@ from ..engine import Game, GameErrors, Row, ScoreSheet, score_game
 from ..store import games as store
 from .display import qr_fits, qr_svg_file
 from .forms import SaveGameForm
-from .i18n import N_, chosen_language, gettext, words
+from .i18n import N_, chosen_language, gettext, plain_words
 from .links import DamagedLink, decode_game
 from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
@@ -47,8 +47,9 @@ class SheetLinks:
 def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks, **extra) -> dict:
     """What ``sheets/sheet.html`` needs to draw *scored*: also the result to
     share (a line of text, the link previews' title and description) and the
-    link to a new game of the same players."""
-    writer = words()
+    link to a new game of the same players. The shared text leaves the page:
+    its names carry no isolates (:func:`plain_words`)."""
+    writer = plain_words()
     return {
         "sheet": scored,
         "grids": [grid_cells(result.score) for result in scored.results],

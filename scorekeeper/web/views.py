@@ -7,7 +7,15 @@ from flask_wtf.csrf import CSRFError
 
 from ..engine import Game
 from .forms import GameForm
-from .game_form import empty_game_form, expired_game_form, form_from_data, process_game_form, render_game_form
+from .game_form import (
+    empty_game_form,
+    expired_game_form,
+    form_from_data,
+    kept_entries,
+    kept_game_form,
+    process_game_form,
+    render_game_form,
+)
 from .links import encode_game
 from .rematch import asked_rematch, rematch_form
 from .security import expired_form_page
@@ -18,9 +26,13 @@ bp = Blueprint("sheets", __name__)
 
 @bp.route("/", methods=["GET", "POST"])
 def new_game():
-    """The new-game form. Its buttons score the game, add or remove a player."""
+    """The new-game form. Its buttons score the game, add or remove a player
+    (or show it in another language): those come back to ``?entries=``, a GET."""
     action_url = url_for(".new_game")
     if request.method in ("GET", "HEAD"):
+        entries = kept_entries(request.args)
+        if entries is not None:  # the form as a post of it left it (a language, a player added or removed)
+            return kept_game_form(GameForm, entries, action_url)
         if asked_rematch(request.args):  # "New game with the same players"
             return render_game_form(rematch_form(request.args), action_url, date_from_browser=True)
         return empty_game_form(action_url)

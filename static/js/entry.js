@@ -152,10 +152,16 @@
       count.textContent = "(" + panel.querySelectorAll(".legend-list input:checked").length + ")";
       entry.schedule(panel);
     });
+    switchTo();  // the names given back
   }
   function offerDraft() {
     var draft = readDraft(), now = entries(), offer = document.getElementById("draft-offer");
     started = true;
+    if (carried() && draft && draft.entries && !draft.sent) {  // the same form in another language
+      restore(draft.entries);
+      keepDraft();
+      return;
+    }
     if (draft && draft.entries && !draft.sent && !isEmpty(draft.entries) &&
         JSON.stringify(draft.entries) !== JSON.stringify(now)) {
       var names = draft.entries.fields.filter(function (f) { return /-name$/.test(f[0]) && f[1]; })
@@ -188,6 +194,30 @@
     }
     if (!isEmpty(now)) { keepDraft(); }  // the page came back with entries
   }
+  // Another language is a plain GET of the page (nothing posted, so Back never asks to send the
+  // form again); the entries go with the draft and come back at once. Without this script, or
+  // without storage, the button posts the form and the server answers with its address (entries packed).
+  var carry = "scorekeeper.carry";
+  function carried() {
+    try {
+      var key = window.sessionStorage.getItem(carry);
+      window.sessionStorage.removeItem(carry);
+      return key === draftKey;
+    } catch (e) { return false; }
+  }
+  document.querySelectorAll(".languages button[value=language]").forEach(function (button) {
+    button.addEventListener("click", function (e) {
+      try {
+        window.localStorage.setItem(draftKey, JSON.stringify({ sent: false, entries: entries() }));
+        window.sessionStorage.setItem(carry, draftKey);
+      } catch (err) { return; }
+      e.preventDefault();
+      offered = unkept = false;
+      window.location.assign(button.formAction);
+    });
+  });
+  // A form shown in answer to a post (a refusal) stands in the history as a GET of the same entries.
+  if (form.dataset.address) { history.replaceState(history.state, "", form.dataset.address + location.hash); }
   form.addEventListener("input", function () { started = true; keepDraft(); });
   form.addEventListener("change", function () { started = true; keepDraft(); });
   form.addEventListener("submit", function () { keepDraft(true); unkept = false; });

@@ -98,12 +98,15 @@
     setTimeout(function () { palette.classList.remove("nudge"); }, 600);
   }
 
+  // The chosen type stays chosen when tapped again (a second tap must not turn the next
+  // cell taps into "First choose…"), and through a reload of the tab (sessionStorage).
   function choose(card) {
     note.hidden = true;
-    current = current === card ? "" : card;
+    current = card;
     palette.querySelectorAll("[data-card]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.dataset.card === current));
     });
+    try { window.sessionStorage.setItem("scorekeeper.card", card); } catch (e) { /* kept for this page only */ }
   }
 
   // Running rows: the engine scores what is entered so far.
@@ -230,11 +233,14 @@
         b.addEventListener(t, function () { clearTimeout(pressed); });
       });
       b.addEventListener("contextmenu", function (e) { e.preventDefault(); });
+      var painted = 0;  // when a tap last put a card here: a double tap is one tap, not a card and its clearing
       b.addEventListener("click", function () {
         if (held) { held = false; return; }
         if (!current) { chooseFirst(b); return; }
-        var batch = [];
-        set(select, select.value === current ? "" : current, batch);
+        var batch = [], clear = select.value === current;
+        if (clear && Date.now() - painted < 500) { return; }
+        painted = clear ? 0 : Date.now();
+        set(select, clear ? "" : current, batch);
         keep(batch);
       });
       b.addEventListener("keydown", function (e) {
@@ -270,6 +276,10 @@
   palette.querySelectorAll("[data-card]").forEach(function (b) {
     b.addEventListener("click", function () { choose(b.dataset.card); });
   });
+  try {
+    var kept = window.sessionStorage.getItem("scorekeeper.card");
+    if (cards[kept]) { choose(kept); }
+  } catch (e) { /* storage refused: no type kept */ }
   undoButton.addEventListener("click", function () { replay(undos, redos, 1); });
   redoButton.addEventListener("click", function () { replay(redos, undos, 2); });
   document.addEventListener("keydown", function (e) {

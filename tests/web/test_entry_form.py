@@ -137,7 +137,7 @@ def test_a_new_form_offers_the_servers_day_for_the_browser_to_replace(client):
     field = soup_of(client.get("/")).select_one("#played_on")
     assert field["value"] == field["data-today"] == date.today().isoformat()
     data = form_data(FOUR["game"], action="add") | {"played_on": "2026-12-01"}
-    again = soup_of(client.post("/", data=data)).select_one("#played_on")
+    again = soup_of(client.post("/", data=data, follow_redirects=True)).select_one("#played_on")
     assert again["value"] == "2026-12-01" and not again.has_attr("data-today")  # the phone's day, kept
 
 
@@ -156,7 +156,7 @@ def test_saved_times_without_javascript_are_marked_utc(db_client):
 def test_cells_come_back_as_whole_codes_and_legends_are_counted(client, action):
     data = form_data(FOUR["game"], action=action)
     data["players-0-name"] = ""  # a refusal, for "score"
-    soup = soup_of(client.post("/", data=data))
+    soup = soup_of(client.post("/", data=data, follow_redirects=action != "score"))
     shown = [box["value"] for box in soup.select("#player-1 .cell-input input")]
     expected = [card_code for row in FOUR["game"]["players"][1]["kingdom"] for card_code in row]
     assert [card_id_of(code) for code in shown] == expected

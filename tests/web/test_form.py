@@ -65,7 +65,7 @@ def test_adding_a_player_keeps_every_entry(client):
     two = copy.deepcopy(GAME)
     two["players"] = two["players"][:3]
     data = form_data(two, action="add")
-    soup = soup_of(client.post("/", data=data))
+    soup = soup_of(client.post("/", data=data, follow_redirects=True))
     assert len(soup.select("fieldset.player:not([disabled])")) == 4
     assert_entries_kept(soup, data)
     assert soup.select_one("#add-player").has_attr("hidden")  # four is the most, and the page says so
@@ -75,7 +75,7 @@ def test_adding_a_player_keeps_every_entry(client):
 
 def test_removing_a_player_keeps_the_others(client):
     data = form_data(GAME, action="remove-1")
-    soup = soup_of(client.post("/", data=data))
+    soup = soup_of(client.post("/", data=data, follow_redirects=True))
     names = [i.get("value") for i in soup.select("fieldset.player:not([disabled]) input[name$='-name']")]
     assert names == ["Ada", "Cy", "Di"]
     kept = form_data({"ruleset": GAME["ruleset"], "players": [GAME["players"][i] for i in (0, 2, 3)]})
@@ -223,7 +223,7 @@ def test_oversized_body_refused(client):
 
 def test_adding_a_player_works_even_with_an_expired_csrf_token(csrf_client):
     data = form_data({**GAME, "players": GAME["players"][:2]}, action="add")
-    response = csrf_client.post("/", data=data | {"csrf_token": "stale"})
+    response = csrf_client.post("/", data=data | {"csrf_token": "stale"}, follow_redirects=True)
     assert response.status_code == 200
     soup = soup_of(response)
     assert len(soup.select("fieldset.player:not([disabled])")) == 3
@@ -232,7 +232,7 @@ def test_adding_a_player_works_even_with_an_expired_csrf_token(csrf_client):
 
 def test_add_and_remove_buttons_return_to_the_panel_concerned(client):
     data = form_data({**GAME, "players": GAME["players"][:2]}, action="add")
-    soup = soup_of(client.post("/", data=data))
+    soup = soup_of(client.post("/", data=data, follow_redirects=True))
     # the new panel's name field takes the focus (a URL fragment would stop autofocus)
     assert soup.select_one("#add-player")["formaction"] == "/"
     assert soup.select_one("#players-2-name").has_attr("autofocus")
@@ -307,12 +307,27 @@ def test_switching_language_on_the_form_keeps_every_entry(client):
     button = form.select_one(".languages button#lang-de")
     assert button["form"] == "game-form" and button["formaction"] == "/?lang=de" and button["value"] == "language"
     response = client.post("/?lang=de", data=form_data(game) | {"action": "language"})
+    # Post/Redirect/Get: the form comes back from its own address, which Back and a reload ask again (issue 24)
+    assert response.status_code == 303 and response.headers["Location"].startswith("/?entries=")
+    assert response.headers["Location"].endswith("&lang=de") and len(response.headers["Location"]) < 1000
+    response = client.get(response.headers["Location"])
     assert response.status_code == 200
     soup = BeautifulSoup(response.data, "lxml")
     assert soup.html["lang"] == "de" and soup.select_one("#score").get_text() == "Partie werten"
     assert soup.select_one("#players-0-name")["value"] == game["players"][0]["name"]
     assert card_id_of(soup.select_one("#players-1-cells-15")["value"]) == game["players"][1]["kingdom"][3][3]
     assert soup.select_one("#form-errors") is None  # nothing was scored, nothing refused
+
+
+def test_an_entries_address_no_post_made_fills_nothing(client):
+    """?entries= is signed: a link from elsewhere cannot fill someone's form (issue 24)."""
+    game = load_case(CASE_FILES[0])["game"]
+    kept = client.post("/?lang=de", data=form_data(game) | {"action": "language"}).headers["Location"]
+    packed = kept.split("entries=")[1].split("&")[0]
+    for address in (f"/?entries={packed[:-2]}xy", "/?entries=eJzLSM3JyVcozy_KSQEAGgQEXQ", "/?entries="):
+        response = client.get(address)
+        assert response.status_code == 200
+        assert BeautifulSoup(response.data, "lxml").select_one("#players-0-name").get("value", "") == ""
 
 
 @pytest.mark.parametrize("action", ["add", "language", "remove-2"])
@@ -322,7 +337,7 @@ def test_unfinished_text_box_survives_adding_removing_and_switching_language(cli
     data = form_data(game) | {"action": action, "players-1-paste": half}
     if action == "remove-2":
         data |= {"players-2-name": "Cy"}
-    soup = BeautifulSoup(client.post("/?lang=de", data=data).data, "lxml")
+    soup = BeautifulSoup(client.post("/?lang=de", data=data, follow_redirects=True).data, "lxml")
     assert soup.select_one("#players-1-paste").get_text().strip() == half
 
 

@@ -60,7 +60,7 @@ def test_a_kingdom_half_entered_scores_what_is_entered(client):
     for m in range(16):
         data[f"players-0-cells-{m}"] = {0: "elves", 1: "forest", 2: "elves"}.get(m, "")
     data["players-0-legends"] = []
-    soup = soup_of(client.post("/", data=data))
+    soup = soup_of(client.post("/", data=data, follow_redirects=True))
     assert shown_rows(soup, 0)["elves"] == 4
     assert [cell.get("data-pts") for cell in soup.select("#player-0 .cell-input input")][:3] == ["+2", None, "+2"]
 

@@ -18,8 +18,8 @@ def isolated_names(html: bytes) -> tuple[list[str], list[str]]:
     soup = BeautifulSoup(html, "lxml")
     inside, outside = [], []
     for text in soup.find_all(string=True):
-        if text.parent.name in ("script", "style", "title"):
-            continue
+        if text.parent.name in ("script", "style", "title", "textarea"):
+            continue  # a title and the result to copy leave the page: plain text, no isolates (issue 24, item 15)
         for name in NAMES:
             if name in text:
                 whole = text.strip() == name and (text.parent.name == "bdi" or text.parent.get("dir") == "auto")
