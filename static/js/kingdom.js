@@ -15,12 +15,23 @@
     preview: function () { return false; }
   };
   var cards = {}, byKey = {}, byCode = {}, current = "", undos = [], redos = [], timers = {}, asked = {};
-  palette.querySelectorAll("[data-card]").forEach(function (b) {
-    cards[b.dataset.card] = { sym: b.querySelector(".sym").textContent, code: b.dataset.code, name: b.dataset.name };
-    byKey[b.dataset.key] = b.dataset.card;
-    byCode[b.dataset.code.toLowerCase()] = b.dataset.card;
-  });
+  // The palette's card buttons, one per card of the card codes' list (its symbol, key, code and
+  // name): the palette is shown by this file only, so the page sends them once, as that list.
   var undoButton = document.getElementById("undo"), redoButton = document.getElementById("redo");
+  document.querySelectorAll(".code-list [data-card]").forEach(function (item) {
+    var keys = item.querySelectorAll("kbd"), card = item.dataset.card;
+    var c = cards[card] = { sym: item.firstChild.textContent, code: keys[1].textContent,
+      name: item.lastChild.textContent.trim() };
+    byKey[keys[0].textContent.toLowerCase()] = card;
+    byCode[c.code.toLowerCase()] = card;
+    var b = el("button", "pal card-" + card), sym = el("span", "sym", c.sym);
+    b.type = "button";
+    b.dataset.card = card;
+    b.setAttribute("aria-pressed", "false");
+    sym.setAttribute("aria-hidden", "true");
+    b.append(sym, el("span", "pname", item.dataset.short || c.name));
+    palette.insertBefore(b, undoButton);
+  });
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);

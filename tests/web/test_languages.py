@@ -62,7 +62,7 @@ def test_german_pages_use_german_codes_cells_and_words(client):
         assert soup.select_one("#kingdom-0 .ktotal").get_text().endswith(" · " + row[0].split()[0])
     form = BeautifulSoup(client.get("/?lang=de").data, "lxml")
     assert [kbd.get_text() for kbd in form.select("#codes kbd")][:2] == ["F", "Wa"]
-    assert form.select_one(".pal.card-forest")["data-code"] == "Wa"
+    assert form.select_one(".code-list [data-card=portal]")["data-short"] == "Portal"  # the palette's name
     assert form.select_one("#undo .pname").get_text() == "Rückgängig"
     assert form.select_one("#redo .pname").get_text() == "Wiederholen"
 

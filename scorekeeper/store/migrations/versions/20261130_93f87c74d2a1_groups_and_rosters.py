@@ -123,7 +123,10 @@ def downgrade():
     op.drop_index("ix_player_results_player_id", table_name="player_results")
     op.drop_index("ix_saved_games_group_history", table_name="saved_games")
     if op.get_bind().dialect.name == "sqlite":  # DROP COLUMN, not a batch copy (see upgrade)
-        op.execute("ALTER TABLE player_results DROP COLUMN player_id")
+        # player_results is written anew instead: since 3c5e0f7a9b21 its player_id has a table
+        # constraint, which SQLite's DROP COLUMN refuses (nothing refers to player_results).
+        with op.batch_alter_table("player_results", recreate="always") as batch_op:
+            batch_op.drop_column("player_id")
         op.execute("ALTER TABLE saved_games DROP COLUMN group_id")
     else:
         op.drop_constraint("fk_player_results_player_id_players", "player_results", type_="foreignkey")
