@@ -2,7 +2,9 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test
+.PHONY: run test install
+
+PORT ?= 5000
 
 # Compiled modules are kept (__pycache__, ignored by git) even where the shell says
 # otherwise: each test process and each server a test starts would compile the
@@ -24,7 +26,10 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	touch $@
 
 run: $(VENV)/.installed
-	$(VENV)/bin/flask --app scorekeeper run --host 127.0.0.1 --port 5000
+	$(VENV)/bin/flask --app scorekeeper run --host 127.0.0.1 --port $(PORT)
+
+# The app and the test tools into .venv, without running anything (an editor's, a hook's).
+install: $(VENV)/.installed-test
 
 # The tests run on every core (pytest-xdist; JOBS=0: all in one process). `make test`
 # leaves out the tests marked slow (the load run, the wheel installed elsewhere,

@@ -1,8 +1,9 @@
 """The README's promises about secrets and groups, each with the tests that check it
 (issue 24: "The README's promises about secrets and groups hold as written").
 
-Each promise is a short exact quote of README.md (compared with runs of white space
-read as one space) and the node ids of the tests that check it as written. The quote
+Each promise is a short exact quote of the README or the pages of docs/ it leads to
+(since issue 25 the README is a front door; compared with runs of white space read as
+one space) and the node ids of the tests that check it as written. The quote
 must still be in the README, so a README change that drops or rewords a promise fails
 here and its tests get looked at again; each test named must exist, so a renamed or
 removed test fails here too. A new promise about secrets or groups gets a line here.
@@ -353,8 +354,9 @@ READ_IN_THE_CODE: list[str] = [
 
 
 def readme() -> str:
-    """README.md with every run of white space read as one space."""
-    return " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    """README.md and docs/*.md, with every run of white space read as one space."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return " ".join(" ".join(page.read_text(encoding="utf-8").split()) for page in pages)
 
 
 def quote_id(quote: str) -> str:
