@@ -21,7 +21,6 @@ def init_app(app: Flask) -> None:
     from .games import bp as games_bp
     from .group_pages import bp as groups_bp
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
-    from .preview import kingdom_preview
     from .security import init_security
     from .sheet_parts import category_rows, explanation_rows, grid_key, grid_rows, signed
     from .table_api import bp as table_api_bp
@@ -67,7 +66,6 @@ def init_app(app: Flask) -> None:
         grid_key=grid_key,
         signed=signed,
     )
-    app.jinja_env.globals.update(kingdom_preview=kingdom_preview)  # the form's points so far
     app.jinja_env.globals.update(pdf_unavailable=pdf.unavailable)  # sheets offer no PDF without WeasyPrint
 
     @app.get("/healthz")

@@ -37,6 +37,7 @@ from ..engine import (
 )
 from .forms import GameForm, StartTableForm, not_a_card
 from .i18n import LANGUAGES, N_, error_message, error_text, gettext, ngettext, sentence, words
+from .preview import kingdom_preview
 from .security import CSRF_SLOT, with_csrf_token
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
@@ -210,6 +211,10 @@ def render_game_form(
             game_form_action=action_url,  # the header's language buttons post the form (entries kept)
             messages=messages or [],
             **kingdom_context(),
+            previews=[  # each panel's points so far, shown without JavaScript too
+                kingdom_preview(form.ruleset.data, player.form.cells.data, player.form.legends.data)
+                for player in form.players
+            ],
             max_players=MAX_PLAYERS,
             min_players=MIN_PLAYERS,
             player_count=player_count,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
+from typing import NamedTuple
 
 from flask import (
     Blueprint,
@@ -77,7 +78,7 @@ from .game_form import (
 )
 from .i18n import N_, error_text, gettext, ngettext, words
 from .links import DamagedLink, decode_game
-from .membership import group_for_save, visible_group_ids
+from .membership import group_for_save, phone_groups, sees_group, visible_group_ids
 from .outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
 from .ownership import derived_secret, forget, remember, remembered_secret
 from .security import expired_form_page, limiter, save_rate_limit
@@ -151,7 +152,6 @@ def when(moment: datetime) -> str:
     return format_datetime(moment.astimezone(UTC), gettext("d MMM y, HH:mm 'UTC'"), rebase=False)
 
 
-bp.add_app_template_global(revision_changes)
 bp.add_app_template_global(store.key_text, "key_text")
 bp.add_app_template_global(format_percent, "format_percent")
 
@@ -473,7 +473,9 @@ def history_page():
     player = store.visible_text(request.args.get("player", ""))[:100]
     scope = _scope()
     page = _history_page(player, 20, scope)
-    return render_template("games/history.html", page=page, player=player, in_no_group=scope.group_ids == ())
+    return render_template(
+        "games/history.html", page=page, player=player, in_no_group=scope.group_ids == (), groups=phone_groups()
+    )
 
 
 @bp.get("/games.<any(json, csv):fmt>")
@@ -682,6 +684,8 @@ def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = N
         saved=saved,
         viewing=viewing,
         owner=secret is not None,
+        revisions=_revisions(saved),
+        player_links=_player_links(saved),
     )
     if secret is not None:
         context.update(
@@ -692,6 +696,39 @@ def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = N
             else None,
         )
     return render_template("sheets/sheet.html", **context)
+
+
+class RevisionShown(NamedTuple):
+    """A revision as the saved game's page lists it: *changes* from the one before,
+    ``None`` for the first."""
+
+    number: int
+    saved_at: datetime
+    changes: list[str] | None
+
+
+def _revisions(saved: SavedGame) -> list[RevisionShown]:
+    """A corrected game's revisions, newest first, each with what it changed (the
+    template only shows them); none for a game never corrected."""
+    if not saved.is_corrected:
+        return []
+    revisions = sorted(saved.revisions, key=lambda revision: revision.number)
+    return [
+        RevisionShown(
+            revision.number,
+            revision.saved_at,
+            revision_changes(revisions[index - 1].entry, revision.entry) if index else None,
+        )
+        for index, revision in reversed(list(enumerate(revisions)))
+    ]
+
+
+def _player_links(saved: SavedGame) -> list[tuple[str, str]] | None:
+    """Each player's name and stats page, for a phone that sees the game's group; else ``None``."""
+    if not sees_group(saved.group_id):
+        return None
+    group = saved.group.public_id if saved.group else None
+    return [(result.name, url_for(".player", name=result.name, group=group)) for result in saved.results]
 
 
 def _download(body: str | Iterator[str], fmt: str, name: str) -> Response:

@@ -30,7 +30,6 @@ from ..engine import (
     Row,
     ScoreSheet,
     Tiebreak,
-    cell_name,
 )
 from ..words import N_ as N_
 from ..words import Words
@@ -112,7 +111,6 @@ def init_app(app: Flask) -> None:
         isolated=isolated,
         bold_names=bold_names,
         format_decimal=format_decimal,
-        cell_name=cell_name,
         Markup=Markup,
         language_url=language_url,
         current_language=lambda: str(get_locale() or "en"),
@@ -128,7 +126,6 @@ def init_app(app: Flask) -> None:
         legend_name=legend_name,
         legend_requirement=legend_requirement,
         ruleset_name=ruleset_name,
-        explain=explain,
         describe_tiebreak=describe_tiebreak,
         describe_shared=describe_shared,
         warning_message=warning_message,

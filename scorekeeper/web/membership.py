@@ -264,9 +264,7 @@ def init_app(app: Flask) -> None:
     app.after_request(fill_phone_slots)
     # first in the list, so run last: after flask-talisman has set the app-wide policy
     app.after_request_funcs.setdefault(None, []).insert(0, _referrer_policy)
-    app.jinja_env.globals.update(
-        GROUP_CHOICE_SLOT=GROUP_CHOICE_SLOT, ROSTER_SLOT=ROSTER_SLOT, sees_group=sees_group, phone_groups=phone_groups
-    )
+    app.jinja_env.globals.update(GROUP_CHOICE_SLOT=GROUP_CHOICE_SLOT, ROSTER_SLOT=ROSTER_SLOT)
 
 
 def group_for_save(new_secret: str | None = None) -> Group:

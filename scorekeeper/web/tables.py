@@ -54,7 +54,7 @@ from .game_form import kingdom_context
 from .i18n import N_, error_message, error_text, gettext, legend_name, sentence, words
 from .membership import group_for_save, leave, phone_groups
 from .membership import join as join_group
-from .preview import score_partial
+from .preview import kingdom_preview, score_partial
 from .security import expired_form_page, join_rate_limit, limiter, table_rate_limit
 from .sheet_page import SheetLinks, qr_response, sheet_context
 from .table_access import cookie_secrets, count_wrong_codes, etag, find_table, keep_secret, this_phone, too_many
@@ -511,6 +511,7 @@ def _seat_page(table: Table, seat: Seat, phone: Phone, form: SeatForm, messages=
             live=_live(table, phone, compact=True),
             invite=_invite(table) if phone.host and not table.is_full else None,
             **kingdom_context(),
+            preview=kingdom_preview(table.ruleset, form.seat.form.cells.data, form.seat.form.legends.data),
         ),
         status,
     )
