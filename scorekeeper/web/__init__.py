@@ -14,7 +14,7 @@ def init_app(app: Flask) -> None:
     from ..store import can_store
     from ..store.exchange import MAX_IMPORT
     from ..table import live
-    from . import delivery, i18n, logs, membership, pdf, template_cache, unreadable
+    from . import delivery, i18n, logs, pdf, phone_parts, template_cache, unreadable
     from .api import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
     from .games import IMPORT_LIMIT
@@ -43,7 +43,7 @@ def init_app(app: Flask) -> None:
     template_cache.init_app(app)
     i18n.init_app(app)
     delivery.init_app(app)
-    membership.init_app(app)  # after delivery: its pages are filled in before they are compressed
+    phone_parts.init_app(app)  # after delivery: pages are filled in before they are compressed
     pdf.init_app(app)
 
     csrf.init_app(app)

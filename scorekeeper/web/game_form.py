@@ -37,8 +37,8 @@ from ..engine import (
 )
 from .forms import GameForm, StartTableForm, not_a_card
 from .i18n import LANGUAGES, N_, error_message, error_text, gettext, ngettext, sentence, words
+from .phone_parts import CSRF_TOKEN
 from .preview import kingdom_preview
-from .security import CSRF_SLOT, with_csrf_token
 
 EXPIRED = N_("The form had expired or came from elsewhere; check your entries and press “Score the game” again.")
 SAVE_CORRECTION = N_("Save the correction")
@@ -164,8 +164,8 @@ def empty_game_form(action_url: str) -> str | bytes:
         return render_game_form(form, action_url, date_from_browser=True)[0]
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # tests make many apps
     language = str(get_locale() or "en")
-    page = _empty_form_page(app, action_url, request.url_root, request.full_path, language, date.today())
-    return with_csrf_token(page)
+    # this phone's CSRF token goes in as the answer leaves (web.phone_parts)
+    return _empty_form_page(app, action_url, request.url_root, request.full_path, language, date.today())
 
 
 @functools.lru_cache(maxsize=64)
@@ -175,7 +175,7 @@ def _empty_form_page(app: object, action_url: str, url_root: str, full_path: str
     form = GameForm()
     form.fill_to_minimum()
     page = render_game_form(form, action_url, date_from_browser=True)[0]  # the phone's day, with JS
-    return page.replace(generate_csrf(), CSRF_SLOT).encode()
+    return page.replace(generate_csrf(), CSRF_TOKEN).encode()
 
 
 def render_game_form(

@@ -10,7 +10,7 @@ are sent ``Cache-Control: no-store`` and ``Referrer-Policy: no-referrer``.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -27,8 +27,7 @@ bp = Blueprint("groups", __name__)
 
 def _private(response: BaseResponse) -> BaseResponse:
     """No copy kept by any cache, no address sent on as a Referer: the answer holds a secret."""
-    response.headers["Cache-Control"] = "no-store"
-    g.referrer_policy = "no-referrer"  # set last, over the app-wide policy (membership.init_app)
+    response.headers["Cache-Control"] = "no-store"  # (Referrer-Policy: no-referrer is every page's, web.security)
     return response
 
 

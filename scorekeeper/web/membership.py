@@ -17,9 +17,8 @@ browsers allow).
 exports show every game to everyone, as before groups: a private family server.
 
 Pages rendered once and kept for everyone (the empty form, a sheet link's
-page) hold markers where this phone's part goes: :data:`GROUP_CHOICE_SLOT`
-(the save form's group choice) and :data:`ROSTER_SLOT` (the name suggestions);
-:func:`fill_phone_slots` puts them in as each response leaves.
+page) get this phone's parts, :func:`group_choice` and :func:`roster_suggestions`,
+from ``web.phone_parts``, as each response leaves.
 """
 
 from __future__ import annotations
@@ -28,10 +27,9 @@ import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from flask import Flask, Response, after_this_request, current_app, g, render_template, request
+from flask import Response, after_this_request, current_app, g, render_template, request
 from flask_babel import get_locale, gettext
 from itsdangerous import BadSignature, URLSafeSerializer
-from markupsafe import Markup
 
 from ..engine import GameError, display_name
 from ..store import groups as store_groups
@@ -40,11 +38,6 @@ from ..store.models import Group
 COOKIE = "groups"
 MAX_GROUPS = 20
 COOKIE_MAX_AGE = 400 * 24 * 3600
-
-GROUP_CHOICE_SLOT = Markup("<!--phone-slot:group-choice-->")
-ROSTER_SLOT = Markup("<!--phone-slot:roster-->")
-_GROUP_CHOICE_BYTES = GROUP_CHOICE_SLOT.encode()
-_ROSTER_BYTES = ROSTER_SLOT.encode()
 
 
 def _serializer() -> URLSafeSerializer:
@@ -198,25 +191,6 @@ def _store_keys(keys: list[GroupKey]) -> None:
         return response
 
 
-def fill_phone_slots(response: Response) -> Response:
-    """Put this phone's parts into a page kept for everyone (``after_request``)."""
-    if response.mimetype != "text/html" or response.direct_passthrough or response.is_streamed:
-        return response
-    page = response.get_data()  # UTF-8 bytes, searched and filled as they are (a page is 40 KB and more)
-    has_group_choice, has_roster = _GROUP_CHOICE_BYTES in page, _ROSTER_BYTES in page
-    if not has_group_choice and not has_roster:
-        return response
-    if has_group_choice:
-        page = page.replace(_GROUP_CHOICE_BYTES, group_choice().encode())
-    if has_roster:
-        page = page.replace(_ROSTER_BYTES, roster_suggestions().encode())
-    response.set_data(page)
-    if "no-store" not in response.headers.get("Cache-Control", ""):  # a page holding an edit secret stays no-store
-        response.headers["Cache-Control"] = "private, no-cache"
-    response.vary.add("Cookie")
-    return response
-
-
 def group_choice(error: str | None = None) -> str:
     """The save form's part that chooses the group: this phone's groups, or a new one (named)."""
     phone_groups()
@@ -248,23 +222,6 @@ def roster_suggestions() -> str:
     """A ``<datalist id="roster">`` of this phone's groups' players, for the name fields."""
     names = store_groups.roster(phone_groups())
     return render_template("groups/_roster.html", names=names) if names else ""
-
-
-def _referrer_policy(response: Response) -> Response:
-    """A view's own ``Referrer-Policy`` (``g.referrer_policy``) over the app-wide one."""
-    policy = g.get("referrer_policy")
-    if policy:
-        response.headers["Referrer-Policy"] = policy
-    return response
-
-
-def init_app(app: Flask) -> None:
-    """Fill the phone slots of every page, let a view send its own referrer
-    policy, and give templates the slots."""
-    app.after_request(fill_phone_slots)
-    # first in the list, so run last: after flask-talisman has set the app-wide policy
-    app.after_request_funcs.setdefault(None, []).insert(0, _referrer_policy)
-    app.jinja_env.globals.update(GROUP_CHOICE_SLOT=GROUP_CHOICE_SLOT, ROSTER_SLOT=ROSTER_SLOT)
 
 
 def group_for_save(new_secret: str | None = None) -> Group:

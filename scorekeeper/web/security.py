@@ -33,7 +33,6 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any
 
@@ -42,7 +41,7 @@ from flask_babel import gettext, ngettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
-from flask_wtf.csrf import CSRFError, generate_csrf
+from flask_wtf.csrf import CSRFError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = {
@@ -60,17 +59,7 @@ CONTENT_SECURITY_POLICY = {
 
 limiter = Limiter(key_func=get_remote_address)
 
-#: Stands where each visitor's CSRF token goes in a page rendered once and kept
-#: (the empty form, a sheet link's page); random per process.
-CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
-_CSRF_SLOT_BYTES = CSRF_SLOT.encode()
 talisman = Talisman()
-
-
-def with_csrf_token(page: bytes) -> bytes:
-    """A kept page (UTF-8 bytes) with this visitor's CSRF token in its slot,
-    filled in without decoding the page."""
-    return page.replace(_CSRF_SLOT_BYTES, generate_csrf().encode())
 
 
 def save_rate_limit() -> str:

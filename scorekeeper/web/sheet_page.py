@@ -9,7 +9,6 @@ PDF rate limit shared by every PDF address.
 from __future__ import annotations
 
 import functools
-import secrets
 from dataclasses import dataclass
 from datetime import date
 
@@ -29,8 +28,9 @@ from .i18n import N_, chosen_language, gettext, plain_words
 from .links import DamagedLink, decode_game
 from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
+from .phone_parts import ATTEMPT, CSRF_TOKEN
 from .rematch import rematch_url
-from .security import CSRF_SLOT, limiter, pdf_rate_limit, with_csrf_token
+from .security import limiter, pdf_rate_limit
 from .sheet_parts import grid_cells
 
 
@@ -103,11 +103,6 @@ def qr_response(link: str) -> Response:
     return response
 
 
-#: Stands where each visitor's one-time ``attempt`` goes in a kept sheet page (see ``ownership``).
-ATTEMPT_SLOT = f"attempt-slot-{secrets.token_hex(16)}"
-_ATTEMPT_SLOT_BYTES = ATTEMPT_SLOT.encode()
-
-
 def token_sheet(token: str) -> str | bytes:
     """The sheet page of the game packed in *token*, with its save form, or,
     when that sheet was saved already, "Already saved: open it" instead.
@@ -129,8 +124,8 @@ def token_sheet(token: str) -> str | bytes:
             csrf_slot=generate_csrf(),
             already_saved=saved_id,
         )
-    page = _sheet_page(current_app._get_current_object(), token, request.url_root, str(get_locale()), saved_id)  # type: ignore[attr-defined]
-    return with_csrf_token(page).replace(_ATTEMPT_SLOT_BYTES, new_attempt().encode())
+    # this phone's CSRF token and attempt go in as the answer leaves (web.phone_parts)
+    return _sheet_page(current_app._get_current_object(), token, request.url_root, str(get_locale()), saved_id)  # type: ignore[attr-defined]
 
 
 @functools.lru_cache(maxsize=512)
@@ -141,8 +136,8 @@ def _sheet_page(app: object, token: str, url_root: str, language: str, saved_id:
     return render_template(
         "sheets/sheet.html",
         **context,
-        save_form=_save_form(token, ATTEMPT_SLOT),
-        csrf_slot=CSRF_SLOT,
+        save_form=_save_form(token, ATTEMPT),
+        csrf_slot=CSRF_TOKEN,
         already_saved=saved_id,
     ).encode()  # UTF-8, sent as it is kept
 
