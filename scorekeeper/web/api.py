@@ -38,7 +38,8 @@ def score():
 def preview():
     """The seven rows of one kingdom as entered so far, scored by the engine.
 
-    Body: ``{"ruleset": "pocket", "cells": [16 × card], "legends": [ids]}``,
+    Body: ``{"ruleset": "pocket", "cells": [16 × card], "legends": [ids]}``
+    (a ruleset null, ``""`` or left out is pocket, legends null or left out none),
     a card being an id, name or code (see :func:`card_of_word`) or ``""`` /
     ``null`` for a cell not entered yet; or ``"text"`` (four lines of four,
     as in the form's text box) instead of ``"cells"``. Blank cells are cards
@@ -55,12 +56,14 @@ def preview():
         return jsonify(errors=[_("The body must be a JSON object with 16 cells.")]), 400
     errors: list[str] = []
     try:
-        ruleset = get_ruleset(data.get("ruleset") or "pocket")
+        # absent, null or "" is pocket; any other value must be a ruleset's id (0, false, [] are refused)
+        ruleset = get_ruleset("pocket" if data.get("ruleset") in (None, "") else data["ruleset"])
     except GameError as error:
         errors.append(error_message(error))
         ruleset = None
     cells = _cells(data, errors)
-    legends = data.get("legends") or []
+    legends = data.get("legends")
+    legends = [] if legends is None else legends
     if not isinstance(legends, list) or not all(isinstance(x, str) and x in LEGENDS_BY_ID for x in legends):
         errors.append(_("The legends must be a list of Legend ids."))
     if errors or ruleset is None or cells is None:
