@@ -1,9 +1,11 @@
-"""The JSON API: ``POST /api/score`` (the command line's JSON over HTTP) and
-``POST /api/preview`` (the running rows of one kingdom while it is entered)."""
+"""The JSON API: ``POST /api/score`` (the command line's JSON over HTTP),
+``POST /api/preview`` (the running rows of one kingdom while it is entered),
+and the contract of the whole JSON API: ``GET /api/openapi.json`` and the page
+``GET /api/docs`` (:mod:`scorekeeper.web.openapi`)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, render_template, request
 
 from ..engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, score_game_dict
 from ..engine.errors import GameError
@@ -11,6 +13,7 @@ from ..words import ENGLISH
 from .forms import KingdomTextError, card_of_word, parse_kingdom_text
 from .i18n import error_message
 from .i18n import gettext as _
+from .openapi import contract, page
 from .preview import score_partial
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -109,3 +112,16 @@ def _json_body() -> object:
         return request.get_json(silent=True)
     except RecursionError:
         return None
+
+
+@bp.get("/openapi.json")
+def openapi_document():
+    """This API's contract, OpenAPI 3.1 (:mod:`scorekeeper.web.openapi`)."""
+    return jsonify(contract())
+
+
+@bp.get("/docs")
+def openapi_page():
+    """The contract as a page: every operation with its body and answers, then the named schemas."""
+    operations, components = page(contract())
+    return render_template("api/docs.html", operations=operations, components=components)

@@ -7,8 +7,16 @@ import copy
 import pytest
 
 from tests.conftest import CASE_FILES, load_case
+from tests.contract import answers_checked
 
 GAME = load_case(CASE_FILES[18])["game"]
+
+
+@pytest.fixture(autouse=True)
+def _answers_keep_the_contract():
+    """Every answer of the API in these tests is one its OpenAPI contract allows."""
+    with answers_checked():
+        yield
 
 
 def bad(mutate):

@@ -22,9 +22,17 @@ from scorekeeper.store.groups import create_group, find_group
 from scorekeeper.store.models import SavedGame
 from scorekeeper.table import service
 from tests.conftest import CASE_FILES, load_case, make_test_app
+from tests.contract import answers_checked
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
 PLAYERS = FOUR["game"]["players"]
+
+
+@pytest.fixture(autouse=True)
+def _answers_keep_the_contract():
+    """Every answer of the API in these tests is one its OpenAPI contract allows."""
+    with answers_checked():
+        yield
 
 
 def auth(token: str) -> dict:
