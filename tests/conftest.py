@@ -330,7 +330,8 @@ def saved_links(client, response) -> tuple[str, str]:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """How many requests the fuzz sent (tests/security/test_fuzz.py), per database, workers included."""
+    """How many requests the fuzz sent (tests/security/test_fuzz.py), per database, and
+    Schemathesis (tests/web/test_openapi.py), workers included."""
     sent: dict[str, int] = {}
     for report in terminalreporter.stats.get("passed", []):
         for name, value in getattr(report, "user_properties", []):
@@ -340,3 +341,18 @@ def pytest_terminal_summary(terminalreporter):
     if sent:
         counts = ", ".join(f"{count:,} on {database}" for database, count in sorted(sent.items()))
         terminalreporter.write_line(f"fuzz: {sum(sent.values()):,} requests, none answered 5xx ({counts})")
+    # recorded as each operation's test is torn down (the count is known only then); the
+    # operations' items share one node id
+    contract = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "teardown" and report.passed
+        for name, value in getattr(report, "user_properties", [])
+        if name == "schemathesis_requests"
+    ]
+    if contract:
+        terminalreporter.write_line(
+            f"schemathesis: {sum(contract):,} requests to gunicorn over {len(contract)} operations, "
+            "none answered 5xx, every answer as the contract says (tests/web/test_openapi.py)"
+        )

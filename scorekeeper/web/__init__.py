@@ -106,10 +106,11 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         if error.response is not None:  # a view's own refusal, such as a rate limit's on_breach page
             return error.response
-        if _wants_json():
-            return jsonify(errors=[f"{error.name}: {error.description}"]), error.code
-        page = render_template("errors/error.html", error=error, default_description=type(error).description)
+        # a 405 says which methods the address takes (Allow), in JSON too
         headers = [(key, value) for key, value in error.get_headers() if key.lower() == "allow"]
+        if _wants_json():
+            return jsonify(errors=[f"{error.name}: {error.description}"]), error.code, headers
+        page = render_template("errors/error.html", error=error, default_description=type(error).description)
         return page, error.code, headers
 
     @app.errorhandler(Exception)

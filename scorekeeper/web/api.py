@@ -1,9 +1,11 @@
-"""The JSON API: ``POST /api/score`` (the command line's JSON over HTTP) and
-``POST /api/preview`` (the running rows of one kingdom while it is entered)."""
+"""The JSON API: ``POST /api/score`` (the command line's JSON over HTTP),
+``POST /api/preview`` (the running rows of one kingdom while it is entered),
+and the contract of the whole JSON API: ``GET /api/openapi.json`` and the page
+``GET /api/docs`` (:mod:`scorekeeper.web.openapi`)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, render_template, request
 
 from ..engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, score_game_dict
 from ..engine.errors import GameError
@@ -11,6 +13,7 @@ from ..words import ENGLISH
 from .forms import KingdomTextError, card_of_word, parse_kingdom_text
 from .i18n import error_message
 from .i18n import gettext as _
+from .openapi import contract, page
 from .preview import score_partial
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -38,7 +41,8 @@ def score():
 def preview():
     """The seven rows of one kingdom as entered so far, scored by the engine.
 
-    Body: ``{"ruleset": "pocket", "cells": [16 × card], "legends": [ids]}``,
+    Body: ``{"ruleset": "pocket", "cells": [16 × card], "legends": [ids]}``
+    (a ruleset null, ``""`` or left out is pocket, legends null or left out none),
     a card being an id, name or code (see :func:`card_of_word`) or ``""`` /
     ``null`` for a cell not entered yet; or ``"text"`` (four lines of four,
     as in the form's text box) instead of ``"cells"``. Blank cells are cards
@@ -55,12 +59,14 @@ def preview():
         return jsonify(errors=[_("The body must be a JSON object with 16 cells.")]), 400
     errors: list[str] = []
     try:
-        ruleset = get_ruleset(data.get("ruleset") or "pocket")
+        # absent, null or "" is pocket; any other value must be a ruleset's id (0, false, [] are refused)
+        ruleset = get_ruleset("pocket" if data.get("ruleset") in (None, "") else data["ruleset"])
     except GameError as error:
         errors.append(error_message(error))
         ruleset = None
     cells = _cells(data, errors)
-    legends = data.get("legends") or []
+    legends = data.get("legends")
+    legends = [] if legends is None else legends
     if not isinstance(legends, list) or not all(isinstance(x, str) and x in LEGENDS_BY_ID for x in legends):
         errors.append(_("The legends must be a list of Legend ids."))
     if errors or ruleset is None or cells is None:
@@ -106,3 +112,16 @@ def _json_body() -> object:
         return request.get_json(silent=True)
     except RecursionError:
         return None
+
+
+@bp.get("/openapi.json")
+def openapi_document():
+    """This API's contract, OpenAPI 3.1 (:mod:`scorekeeper.web.openapi`)."""
+    return jsonify(contract())
+
+
+@bp.get("/docs")
+def openapi_page():
+    """The contract as a page: every operation with its body and answers, then the named schemas."""
+    operations, components = page(contract())
+    return render_template("api/docs.html", operations=operations, components=components)

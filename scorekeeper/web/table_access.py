@@ -113,10 +113,11 @@ def _seated_here() -> bool:
 
 
 def too_many(limit: Any = None) -> Response:
-    """The refusal of a rate limit at the tables: JSON to the API, a page to a browser."""
+    """The refusal of a rate limit at the tables: JSON to the API (in the shape of its
+    other refusals, the problem's id the status's name), a page to a browser."""
     message = too_many_tries(limit)
     if request.path.startswith("/api/"):
-        response = jsonify(errors=[message])
+        response = jsonify(errors=[message], problems=[{"id": "too-many-requests", "seat": None, "cell": None}])
         response.status_code = 429
         return response
     return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
@@ -162,3 +163,11 @@ def etag(table: Table, phone: Phone, *parts: object) -> str:
     holds there, and *parts* such as the page's language)."""
     key = repr((table.version, phone.host, sorted(phone.seats), parts))
     return hashlib.sha256(key.encode()).hexdigest()[:20]
+
+
+def matching_etag(tag: str) -> str | None:
+    """The ETag of the request's ``If-None-Match`` that names the state *tag* names, or
+    ``None``. A compressed answer's ETag has its encoding appended (``…:gzip``,
+    Flask-Compress): the same state all the same. An empty tag (``""``, which Werkzeug
+    reads as ``None``) names nothing; it answered 500 before."""
+    return next((sent for sent in request.if_none_match.as_set() if sent and sent.split(":", 1)[0] == tag), None)

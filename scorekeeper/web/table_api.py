@@ -36,7 +36,7 @@ from ..table.model import Seat, Table
 from ..words import Words
 from .preview import kingdom_preview
 from .security import join_rate_limit, limiter, table_rate_limit
-from .table_access import bearer, count_wrong_codes, etag, find_table, status_of, too_many
+from .table_access import bearer, count_wrong_codes, etag, find_table, matching_etag, status_of, too_many
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
 count_wrong_codes(bp)
@@ -82,8 +82,9 @@ def create():
     checks = body.get("checks", True)
     if not isinstance(checks, bool):
         raise GameErrors([GameError("checks-not-boolean")])
+    ruleset = body.get("ruleset")  # absent, null or "": pocket; 0, false or [] are no ruleset's id
     table, secret = service.start(
-        str(body.get("ruleset") or "pocket"), _date(body.get("played_on")), checks_required=checks
+        "pocket" if ruleset in (None, "") else str(ruleset), _date(body.get("played_on")), checks_required=checks
     )
     return jsonify(code=table.code, url=_join_url(table.code), host_token=secret, version=table.version), 201
 
@@ -97,9 +98,7 @@ def show(code: str):
     table = find_table(code)
     phone = _phone(table)
     tag = etag(table, phone)
-    # A compressed answer's ETag gets the encoding appended ("…:gzip", Flask-Compress):
-    # the same state all the same, answered 304 here without building it.
-    matched = next((t for t in request.if_none_match.as_set() if t.split(":", 1)[0] == tag), None)
+    matched = matching_etag(tag)  # answered 304 without building the state
     if matched is not None:
         response = Response(status=304)
         response.set_etag(matched)

@@ -57,7 +57,16 @@ from .membership import join as join_group
 from .preview import kingdom_preview, score_partial
 from .security import expired_form_page, join_rate_limit, limiter, table_rate_limit
 from .sheet_page import SheetLinks, qr_response, sheet_context
-from .table_access import cookie_secrets, count_wrong_codes, etag, find_table, keep_secret, this_phone, too_many
+from .table_access import (
+    cookie_secrets,
+    count_wrong_codes,
+    etag,
+    find_table,
+    keep_secret,
+    matching_etag,
+    this_phone,
+    too_many,
+)
 
 bp = Blueprint("tables", __name__)
 count_wrong_codes(bp)
@@ -279,8 +288,7 @@ def live(code: str):
     phone = this_phone(table)
     compact = request.args.get("compact") == "1"
     tag = etag(table, phone, str(get_locale()), compact)
-    # a compressed answer's ETag has its encoding appended ("…:br", Flask-Compress): the same part all the same
-    if any(sent.split(":", 1)[0] == tag for sent in request.if_none_match.as_set()):
+    if matching_etag(tag) is not None:
         response = Response(status=304)
     else:
         response = make_response(render_template("tables/_live.html", live=_live(table, phone, compact)))

@@ -7,8 +7,16 @@ import copy
 import pytest
 
 from tests.conftest import CASE_FILES, load_case
+from tests.contract import answers_checked
 
 GAME = load_case(CASE_FILES[18])["game"]
+
+
+@pytest.fixture(autouse=True)
+def _answers_keep_the_contract():
+    """Every answer of the API in these tests is one its OpenAPI contract allows."""
+    with answers_checked():
+        yield
 
 
 def bad(mutate):
@@ -91,7 +99,31 @@ def test_api_errors_are_json(client, method, path, status):
     assert response.is_json and response.get_json()["errors"]
 
 
+@pytest.mark.parametrize(
+    "method,path,allowed", [("get", "/api/score", "POST"), ("delete", "/api/tables/ABCDEF", "GET, PATCH")]
+)
+def test_a_method_the_api_address_does_not_take_is_405_with_allow(client, method, path, allowed):
+    """RFC 9110: a 405 lists the methods the address takes; the API's JSON answer had no Allow."""
+    response = getattr(client, method)(path)
+    assert response.status_code == 405 and response.get_json()["errors"]
+    assert set(response.headers["Allow"].split(", ")) == {*allowed.split(", "), "OPTIONS"} | (
+        {"HEAD"} if "GET" in allowed else set()
+    )
+
+
 def test_api_oversized_body_is_json_413(client):
     response = client.post("/api/score", data="[" + " " * (300 * 1024) + "]", content_type="application/json")
     assert response.status_code == 413
     assert response.get_json()["errors"]
+
+
+@pytest.mark.parametrize(
+    "member", [{"ruleset": 0}, {"ruleset": False}, {"ruleset": []}, {"legends": {}}, {"legends": 0}]
+)
+def test_preview_refuses_a_ruleset_or_legends_of_another_type(client, member):
+    """Found by Schemathesis: ``{"legends": {}}`` or ``{"ruleset": 0}`` was read as none
+    claimed, or as pocket (``or``); only null, or "" for the ruleset, means the default."""
+    response = client.post("/api/preview", json={"cells": [None] * 16} | member)
+    assert response.status_code == 400 and response.get_json()["errors"]
+    defaults = client.post("/api/preview", json={"cells": [None] * 16, "ruleset": "", "legends": None})
+    assert defaults.status_code == 200 and defaults.get_json()["total"] == 0
