@@ -56,8 +56,8 @@ __all__ = ["ENGLISH", "ERROR_IDS", "LANGUAGES", "REASON_IDS", "TRANSLATIONS", "N
 
 #: The languages offered, each by its own name. English is the message ids
 #: themselves; every other language has its catalogue in a folder of
-#: :data:`TRANSLATIONS` named by its code (``de/LC_MESSAGES/messages.po``).
-LANGUAGES = {"en": "English", "de": "Deutsch"}
+#: :data:`TRANSLATIONS` named by its code (``fr/LC_MESSAGES/messages.po``).
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 #: The catalogues' folder (Flask-Babel's translation directory).
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
@@ -136,6 +136,16 @@ def _signed_pattern() -> NumberPattern:
     from babel.numbers import parse_pattern
 
     return parse_pattern("+#,##0;-#,##0")
+
+
+@functools.cache
+def _narrow_list(locale: Locale) -> dict[str, str]:
+    """CLDR's "standard-narrow" list patterns of *locale*, each part it leaves
+    out taken from "standard-short", then "standard", as CLDR inherits them:
+    French gives only the narrow "end" and "2", and Babel's ``format_list``
+    then fails on a list of three (it reads a style whole)."""
+    styles = locale.list_patterns
+    return {**styles["standard"], **styles.get("standard-short", {}), **styles.get("standard-narrow", {})}
 
 
 #: How many ways of reaching a card one :class:`Words` keeps written.
@@ -306,11 +316,17 @@ class Words:
 
     def enumeration(self, items: Sequence[str]) -> str:
         """A list in brackets or after a colon, as short as the language has
-        it: ``"r1c2, r2c1, r3c2"`` (German: ``"r1c2, r2c1 und r3c2"``)."""
-        from babel.lists import format_list
-
-        # CLDR's "standard-narrow" list; Babel reads every CLDR style, its annotation names fewer
-        return format_list(list(items), style="standard-narrow", locale=self.locale)  # type: ignore[arg-type]
+        it: ``"r1c2, r2c1, r3c2"`` (German: ``"r1c2, r2c1 und r3c2"``, French
+        ``"L1C2, L2C1, L3C2"``): CLDR's "standard-narrow" list."""
+        patterns = _narrow_list(self.locale)
+        if len(items) < 2:
+            return "".join(items)
+        if len(items) == 2:
+            return patterns["2"].format(*items)
+        text = patterns["start"].format(items[0], items[1])
+        for item in items[2:-1]:
+            text = patterns["middle"].format(text, item)
+        return patterns["end"].format(text, items[-1])
 
     # -- why these points (R2–R7)
 
