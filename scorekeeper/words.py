@@ -14,13 +14,20 @@ plural forms (``ngettext``) and signed numbers.
 No Flask here: the command line and the JSON API use :data:`ENGLISH`; the
 pages build a :class:`Words` from Flask-Babel's translations and locale
 (``web/i18n.py``).
+
+A language is an entry of :data:`LANGUAGES` and its catalogue, a folder of
+``scorekeeper/translations`` (``docs/languages.md``); everything else a
+language brings (the words typed for a card, lists, numbers, dates, plural
+forms, the CSV separator) comes from that catalogue and from Babel's locale.
 """
 
 from __future__ import annotations
 
 import functools
 import gettext as _gettext
+import unicodedata
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .engine import (
@@ -45,7 +52,14 @@ from .engine import (
     TribeScore,
 )
 
-__all__ = ["ENGLISH", "ERROR_IDS", "REASON_IDS", "N_", "Words"]
+__all__ = ["ENGLISH", "ERROR_IDS", "LANGUAGES", "REASON_IDS", "TRANSLATIONS", "N_", "Words", "words_in"]
+
+#: The languages offered, each by its own name. English is the message ids
+#: themselves; every other language has its catalogue in a folder of
+#: :data:`TRANSLATIONS` named by its code (``fr/LC_MESSAGES/messages.po``).
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+#: The catalogues' folder (Flask-Babel's translation directory).
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 
 def N_(message: str) -> str:
@@ -124,6 +138,16 @@ def _signed_pattern() -> NumberPattern:
     return parse_pattern("+#,##0;-#,##0")
 
 
+@functools.cache
+def _narrow_list(locale: Locale) -> dict[str, str]:
+    """CLDR's "standard-narrow" list patterns of *locale*, each part it leaves
+    out taken from "standard-short", then "standard", as CLDR inherits them:
+    French gives only the narrow "end" and "2", and Babel's ``format_list``
+    then fails on a list of three (it reads a style whole)."""
+    styles = locale.list_patterns
+    return {**styles["standard"], **styles.get("standard-short", {}), **styles.get("standard-narrow", {})}
+
+
 #: How many ways of reaching a card one :class:`Words` keeps written.
 _KEPT_WAYS = 1024
 
@@ -136,6 +160,11 @@ def _locale(name: str) -> Locale:
 
     parsed = Locale.parse(name)
     return Locale("en", "GB") if parsed.language == "en" and not parsed.territory else parsed
+
+
+def _without_accents(word: str) -> str:
+    """*word* without its accents and umlauts: ``"forêt"`` → ``"foret"``."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
 
 
 class Words:
@@ -215,6 +244,35 @@ class Words:
         """The card's two-letter code, from its name in this language (``Fo``, German ``Wa``)."""
         return self._codes[card]
 
+    def typed(self, card: Card) -> frozenset[str]:
+        """The words a table types for *card* in this language, lower case: its
+        name and plural, its code and the catalogue's list of words typed for it
+        (a tribe's singular, a shorter name: German ``zwerg``), each also without
+        accents (``wälder`` → ``walder``) for keyboards that have none."""
+        listed = self._typed_lists()[card]
+        words = {self.card(card), self.cards(card), self.code(card), *listed.split(",")}
+        words = {" ".join(word.split()).lower() for word in words} - {""}
+        return frozenset(words | {_without_accents(word) for word in words})
+
+    def _typed_lists(self) -> dict[Card, str]:
+        # Comma-separated; the card's name, plural and code count without being listed. A translation lists
+        # its own language's words: every language's are read on every page (web/forms.py).
+        return {
+            Card.FOREST: self.pgettext("words typed for a card", "forest, forests"),
+            Card.SWAMP: self.pgettext("words typed for a card", "swamp, swamps"),
+            Card.MOUNTAIN: self.pgettext("words typed for a card", "mountain, mountains"),
+            Card.PLAIN: self.pgettext("words typed for a card", "plain, plains"),
+            Card.ELVES: self.pgettext("words typed for a card", "elf, elfs, elves"),
+            Card.DWARVES: self.pgettext("words typed for a card", "dwarf, dwarfs, dwarves"),
+            Card.HUMANS: self.pgettext("words typed for a card", "human, humans"),
+            Card.GOBLINS: self.pgettext("words typed for a card", "goblin, goblins"),
+            Card.DRAGON: self.pgettext("words typed for a card", "dragon, dragons"),
+            Card.PORTAL: self.pgettext(
+                "words typed for a card",
+                "portal, portals, magic portal, magic portals, magical portal, magical portals",
+            ),
+        }
+
     def cell(self, cell: int) -> str:
         """A cell (index 0..15) as explanations name it: ``r2c3`` (German ``Z2S3``) for cell 6."""
         return self._cells[cell]
@@ -258,11 +316,17 @@ class Words:
 
     def enumeration(self, items: Sequence[str]) -> str:
         """A list in brackets or after a colon, as short as the language has
-        it: ``"r1c2, r2c1, r3c2"`` (German: ``"r1c2, r2c1 und r3c2"``)."""
-        from babel.lists import format_list
-
-        # CLDR's "standard-narrow" list; Babel reads every CLDR style, its annotation names fewer
-        return format_list(list(items), style="standard-narrow", locale=self.locale)  # type: ignore[arg-type]
+        it: ``"r1c2, r2c1, r3c2"`` (German: ``"r1c2, r2c1 und r3c2"``, French
+        ``"L1C2, L2C1, L3C2"``): CLDR's "standard-narrow" list."""
+        patterns = _narrow_list(self.locale)
+        if len(items) < 2:
+            return "".join(items)
+        if len(items) == 2:
+            return patterns["2"].format(*items)
+        text = patterns["start"].format(items[0], items[1])
+        for item in items[2:-1]:
+            text = patterns["middle"].format(text, item)
+        return patterns["end"].format(text, items[-1])
 
     # -- why these points (R2–R7)
 
@@ -655,3 +719,15 @@ REASON_IDS = frozenset(_REASONS)
 
 #: The command line's and the JSON API's words.
 ENGLISH = Words()
+
+
+@functools.cache
+def words_in(language: str) -> Words:
+    """The sentence writer of *language* (a key of :data:`LANGUAGES`) with its
+    catalogue, read once per process: for words needed outside a page, as
+    every language's words typed for the cards."""
+    if language == "en":
+        return ENGLISH
+    from babel.support import Translations
+
+    return Words(Translations.load(str(TRANSLATIONS), [language]), language)

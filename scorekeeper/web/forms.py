@@ -36,7 +36,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card
 from ..store.games import MAX_LOCATION, MAX_NOTES, has_hidden_controls
-from ..words import Words
+from ..words import LANGUAGES, Words, words_in
 
 LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
 #: Extra player panels beyond the 4 allowed are dropped; 5..8 still reach the
@@ -50,27 +50,8 @@ KEYS: dict[str, Card] = {
     "e": Card.ELVES, "d": Card.DWARVES, "h": Card.HUMANS, "g": Card.GOBLINS,
     "r": Card.DRAGON, "o": Card.PORTAL,
 }  # fmt: skip
-#: The words a table types for each card, English and German, singular and
-#: plural (with and without umlauts), and the German edition's two-letter
-#: codes; canonical ids, English names and codes are the engine's own
-#: (:func:`parse_card`).
-NATURAL_WORDS: dict[Card, tuple[str, ...]] = {
-    Card.FOREST: ("forest", "forests", "wald", "wälder", "walder", "waelder", "wa"),
-    Card.SWAMP: ("swamp", "swamps", "sumpf", "sümpfe", "sumpfe", "suempfe", "su"),
-    Card.MOUNTAIN: ("mountain", "mountains", "berg", "berge", "be"),
-    Card.PLAIN: ("plain", "plains", "ebene", "ebenen", "eb"),
-    Card.ELVES: ("elf", "elfs", "elves", "elfe", "elfen"),
-    Card.DWARVES: ("dwarf", "dwarfs", "dwarves", "zwerg", "zwerge", "zw"),
-    Card.HUMANS: ("human", "humans", "mensch", "menschen", "me"),
-    Card.GOBLINS: ("goblin", "goblins"),
-    Card.DRAGON: ("dragon", "dragons", "drache", "drachen"),
-    Card.PORTAL: ("portal", "portals", "portale", "magic portal", "magic portals", "magical portal",
-                  "magical portals", "magisches portal", "magische portale"),
-}  # fmt: skip
-_BY_WORD: dict[str, Card] = {word: card for card, words in NATURAL_WORDS.items() for word in words}
 #: Marks a cell whose card is not known yet.
 BLANKS = {".", "-", "_", "?"}
-_TWO_WORDS = re.compile(r"(magic|magical|magisches|magische)\s+(portals?|portale)\b", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;|/]+")
 #: What a phone keyboard adds after a word (a full stop after a double space) or
 #: a typist leaves: ignored at either end of a word that has more to it.
@@ -82,6 +63,30 @@ class KingdomTextError(ValueError):
     to show (in the page's language), naming the line (1-based)."""
 
 
+@functools.cache
+def typed_words() -> dict[str, Card]:
+    """The words a table types for each card, in every language of
+    :data:`LANGUAGES` (:meth:`Words.typed`: names singular and plural, with and
+    without accents, codes, the catalogue's other words), lower case; read on
+    every page, whatever its language. Canonical ids, English names and codes
+    are the engine's own (:func:`parse_card`)."""
+    return {word: card for language in LANGUAGES for card in Card for word in words_in(language).typed(card)}
+
+
+@functools.cache
+def _several_words() -> re.Pattern[str]:
+    """The typed names of more than one word (``magic portal``, ``portail magique``), longest first."""
+    names = sorted((name for name in typed_words() if " " in name), key=len, reverse=True)
+    spaced = [r"\s+".join(re.escape(part) for part in name.split()) for name in names]
+    return re.compile(r"\b(?:" + "|".join(spaced) + r")\b", re.IGNORECASE)
+
+
+def _as_one_word(line: str) -> str:
+    """*line* with each name of several words written as its card's id, so that
+    splitting the line at spaces keeps it whole: ``"Po magic portal"`` → ``"Po portal"``."""
+    return _several_words().sub(lambda name: typed_words()[" ".join(name[0].lower().split())].value, line)
+
+
 def _plain_word(word: str) -> str:
     key = " ".join(word.split()).lower()
     trimmed = key.strip(_PUNCTUATION).strip()
@@ -89,8 +94,8 @@ def _plain_word(word: str) -> str:
 
 
 def card_of_word(word: str) -> Card | None:
-    """The card named by one typed *word*: canonical id, English or German
-    name in the singular or plural, two- or one-letter code (any case, end
+    """The card named by one typed *word*: canonical id, a name in any of the
+    languages in the singular or plural, two- or one-letter code (any case, end
     punctuation ignored: ``"El."``); ``None`` for a blank mark.
 
     :raises ValueError: if *word* names no card.
@@ -100,8 +105,8 @@ def card_of_word(word: str) -> Card | None:
         return None
     if key in KEYS:
         return KEYS[key]
-    if key in _BY_WORD:
-        return _BY_WORD[key]
+    if key in typed_words():
+        return typed_words()[key]
     return parse_card(key)
 
 
@@ -111,7 +116,7 @@ def nearest_card(word: str) -> Card | None:
     key = _plain_word(word)
     if len(key) < 3:
         return None
-    names = {**{card.label.lower(): card for card in Card}, **_BY_WORD}
+    names = {**{card.label.lower(): card for card in Card}, **typed_words()}
     close = difflib.get_close_matches(key, [name for name in names if len(name) > 2], n=1, cutoff=0.7)
     return names[close[0]] if close else None
 
@@ -155,9 +160,7 @@ def parse_kingdom_text(text: str) -> list[str]:
     for number, line in enumerate(lines, start=1):
         # a word of punctuation alone is left over from a typist; a word of dots marks empty cells
         words = [
-            w
-            for w in _SEPARATORS.split(_TWO_WORDS.sub("portal", line.strip()))
-            if w.strip(_PUNCTUATION) or (w and set(w) <= {"."})
+            w for w in _SEPARATORS.split(_as_one_word(line.strip())) if w.strip(_PUNCTUATION) or (w and set(w) <= {"."})
         ]
         if len(words) == 1 and len(words[0]) == 4 and all(ch in KEYS or ch == "." for ch in words[0].lower()):
             words = list(words[0])

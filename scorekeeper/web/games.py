@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import NamedTuple
 
+from babel.numbers import get_decimal_symbol
 from flask import (
     Blueprint,
     Response,
@@ -43,7 +44,6 @@ from flask_babel import (
     format_number,
     format_percent,
     format_timedelta,
-    get_locale,
 )
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
@@ -158,9 +158,10 @@ bp.add_app_template_global(format_percent, "format_percent")
 
 @bp.app_template_global()
 def csv_separator() -> str | None:
-    """The ``sep`` of the page's CSV links: ``"semicolon"`` on German pages
-    (spreadsheets set to German split on ``;``, as 1,5 is a number there), else none."""
-    return "semicolon" if str(get_locale() or "en") == "de" else None
+    """The ``sep`` of the page's CSV links: ``"semicolon"`` where the page's
+    language writes decimals with a comma (Babel's number symbols: German and
+    French ``1,5``; spreadsheets set to such a language split on ``;``), else none."""
+    return "semicolon" if get_decimal_symbol(words().locale) == "," else None
 
 
 @bp.app_template_filter("local_time")

@@ -1,5 +1,5 @@
-"""Languages (Flask-Babel): English and German, and the glue between the
-pages and the sentence writer.
+"""Languages (Flask-Babel): those of :data:`scorekeeper.words.LANGUAGES`, and
+the glue between the pages and the sentence writer.
 
 Every sentence about a game (names, explanations, tiebreak notes, warnings,
 refusals) is written by :class:`scorekeeper.words.Words`, which needs no
@@ -31,12 +31,11 @@ from ..engine import (
     ScoreSheet,
     Tiebreak,
 )
+from ..words import LANGUAGES as LANGUAGES
 from ..words import N_ as N_
 from ..words import Words
 from .forms import KEYS
 
-#: The languages offered, by their own name.
-LANGUAGES = {"en": "English", "de": "Deutsch"}
 COOKIE = "lang"
 
 

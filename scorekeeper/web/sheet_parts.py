@@ -92,11 +92,11 @@ def _cell(
     if conflict:
         classes += " in-conflict"
         marks += '<span class="mark"> ⚔</span>'
-        spoken += f", {escape(gettext('in conflict'))}"
+        spoken += ", " + escape(gettext("in conflict"))  # outside the f-string: pybabel extracts it
     if tamed is not None:
         classes += " tamed" if tamed else " wild"
         marks += f'<span class="mark"> {"✓" if tamed else "✗"}</span>'
-        spoken += f", {escape(gettext('domesticated') if tamed else gettext('wild'))}"
+        spoken += ", " + escape(gettext("domesticated") if tamed else gettext("wild"))
     return f'<td class="{classes}" id="k', (
         f'-{cell_name(cell)}" data-card="{card.value}">'
         f'<span class="face"><span class="sym" aria-hidden="true">{CARD_SYMBOLS[card]}</span>'

@@ -34,10 +34,14 @@ def run(*command, cwd: Path, timeout: int = 900) -> str:
 
 
 def shipped_files() -> set[str]:
-    """What the wheel must hold, from the checkout: every module, template and static file."""
+    """What the wheel must hold, from the checkout: every module, template and static file,
+    and every language's catalogue (each folder of scorekeeper/translations)."""
     wanted = {"scorekeeper/py.typed"}
     for path in (CHECKOUT / "scorekeeper").rglob("*.py"):
         wanted.add(path.relative_to(CHECKOUT).as_posix())
+    for path in (CHECKOUT / "scorekeeper" / "translations").rglob("*"):
+        if path.is_file():
+            wanted.add(path.relative_to(CHECKOUT).as_posix())
     for folder in ("templates", "static"):
         for path in (CHECKOUT / folder).rglob("*"):
             if path.is_file():

@@ -7,6 +7,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from scorekeeper.web.forms import card_id_of
+from scorekeeper.words import LANGUAGES
 from tests.conftest import form_data
 from tests.web.test_games import FOUR, save, sheet_token
 
@@ -34,7 +35,7 @@ def default_buttons(soup: BeautifulSoup) -> dict[str, object]:
     return first
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_form_presses_its_main_action_on_enter(db_client, lang):
     """R: Enter does the form's main action (or nothing), never a language switch."""
     public, private = save(db_client)

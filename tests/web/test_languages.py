@@ -18,10 +18,11 @@ GAME = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"
         ("de-DE,en;q=0.8", "de"),  # a region falls back to its language before a lower-ranked match
         ("de-CH,en;q=0.5", "de"),
         ("de-AT", "de"),
-        ("fr-FR,de;q=0.9,en;q=0.8", "de"),
-        ("fr-CH,en-GB;q=0.7,de;q=0.6", "en"),
+        ("qaa-FR,de;q=0.9,en;q=0.8", "de"),  # qaa: reserved for local use, never one of ours
+        ("qaa-CH,en-GB;q=0.7,de;q=0.6", "en"),
         ("en-US,de;q=0.9", "en"),
-        ("fr", "en"),  # nothing we speak: English
+        ("fr-CA,de;q=0.9", "fr"),
+        ("qaa", "en"),  # nothing we speak: English
         ("de;q=0,en", "en"),  # refused outright
     ],
 )

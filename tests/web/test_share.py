@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 
 from scorekeeper.engine import Game, score_game
 from scorekeeper.web.i18n import LANGUAGES
-from scorekeeper.words import Words
+from scorekeeper.words import Words, words_in
 from tests.conftest import CASE_FILES, form_data, load_case, saved_links
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -62,9 +62,9 @@ def test_every_sheet_offers_the_text_the_link_and_a_qr_code_to_share(client, lan
     soup = soup_of(client.get(f"{sheet}?lang={lang}"))
     share = soup.select_one("#share")
     link = f"http://localhost{sheet}"
-    text = Words().result_summary(score_game(Game.from_dict(FOUR["game"])), DAY)  # no isolates: it leaves the page
-    if lang == "de":
-        text = text.replace("wins with", "gewinnt mit").replace("30 Nov 2026", "30. Nov. 2026")
+    # no isolates: it leaves the page
+    text = words_in(lang).result_summary(score_game(Game.from_dict(FOUR["game"])), DAY)
+    assert "DRAKO Pocket, 30" in text and "33 · Cy 30 · Bo 13 · Ada 11" in text
     assert share.select_one("#share-text").get_text() == f"{text}\n{link}"  # to select without JavaScript
     button = share.select_one("#share-result")
     assert button.has_attr("hidden")  # sheet.js shows it where it can work
