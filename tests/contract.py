@@ -1,4 +1,4 @@
-"""Every answer of the JSON API held to its contract (``scorekeeper/web/openapi.py``):
+"""Every answer of the JSON API held to its contract (``scorekeeper/web/api/openapi.py``):
 the API tests check each answer they get, through the validation Schemathesis runs
 (``tests/web/test_openapi.py``), so the contract cannot drift from the code."""
 
@@ -13,7 +13,7 @@ import pytest
 import schemathesis
 from werkzeug.test import TestResponse
 
-from scorekeeper.web.openapi import contract
+from scorekeeper.web.api.openapi import contract
 
 
 @functools.cache

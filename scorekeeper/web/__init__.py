@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadHost, HTTPException, SecurityError
-
-csrf = CSRFProtect()
 
 
 def init_app(app: Flask) -> None:
@@ -15,17 +12,18 @@ def init_app(app: Flask) -> None:
     from ..store.exchange import MAX_IMPORT
     from ..table import live
     from . import delivery, i18n, logs, pdf, phone_parts, template_cache, unreadable
-    from .api import bp as api_bp
+    from .api.views import bp as api_bp
     from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
-    from .games import IMPORT_LIMIT
-    from .games import bp as games_bp
-    from .group_pages import bp as groups_bp
+    from .extensions import csrf
+    from .games.views import IMPORT_LIMIT
+    from .games.views import bp as games_bp
+    from .groups.views import bp as groups_bp
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .security import init_security
     from .sheet_parts import category_rows, explanation_rows, grid_key, grid_rows, signed
-    from .table_api import bp as table_api_bp
-    from .tables import bp as tables_bp
-    from .views import bp as sheets_bp
+    from .sheets.views import bp as sheets_bp
+    from .tables.api import bp as table_api_bp
+    from .tables.pages import bp as tables_bp
 
     unreadable.init_app(app)  # first: the int converter before any route, the body check before CSRF
     app.config.setdefault("IMPORT_MAX_BYTES", IMPORT_LIMIT)

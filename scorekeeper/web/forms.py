@@ -341,7 +341,7 @@ class CorrectionForm(DetailsMixin, GameForm):
     based_on = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
 
 
-# -- shared tables ("Score together", web/tables.py)
+# -- shared tables ("Score together", web/tables/pages.py)
 
 
 class StartTableForm(RulesetAndDateForm):

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_date, format_decimal, get_locale, get_translations
+from flask_babel import format_date, format_decimal, get_locale, get_translations
 from flask_babel import gettext as gettext
 from flask_babel import ngettext as ngettext
 from markupsafe import Markup
@@ -34,6 +34,7 @@ from ..engine import (
 from ..words import LANGUAGES as LANGUAGES
 from ..words import N_ as N_
 from ..words import Words
+from .extensions import babel
 from .forms import KEYS
 
 COOKIE = "lang"
@@ -76,7 +77,7 @@ def browser_language(accepted: Iterable[tuple[str, float]]) -> str | None:
 def init_app(app: Flask) -> None:
     """Flask-Babel with the catalogues in ``scorekeeper/translations``; a
     ``?lang=`` choice is remembered for a year."""
-    Babel(app, locale_selector=choose_locale)
+    babel.init_app(app, locale_selector=choose_locale)
     # The templates' _() and ngettext(): Flask-Babel's look the catalogue up
     # again on every call (hundreds per sheet); these look it up once per request.
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n

@@ -38,11 +38,10 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, render_template
 from flask_babel import gettext, ngettext
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
-from flask_talisman import Talisman
 from flask_wtf.csrf import CSRFError
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .extensions import limiter, talisman
 
 CONTENT_SECURITY_POLICY = {
     "default-src": "'self'",
@@ -56,10 +55,6 @@ CONTENT_SECURITY_POLICY = {
     "form-action": "'self'",
     "frame-ancestors": "'none'",
 }
-
-limiter = Limiter(key_func=get_remote_address)
-
-talisman = Talisman()
 
 
 def save_rate_limit() -> str:

@@ -23,6 +23,7 @@ from werkzeug.exceptions import BadRequest, ServiceUnavailable, TooManyRequests
 from ..engine import Game, GameErrors, Row, ScoreSheet, score_game
 from ..store import games as store
 from .display import qr_fits, qr_svg_file
+from .extensions import limiter
 from .forms import SaveGameForm
 from .i18n import N_, chosen_language, gettext, plain_words
 from .links import DamagedLink, decode_game
@@ -30,7 +31,7 @@ from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .phone_parts import ATTEMPT, CSRF_TOKEN
 from .rematch import rematch_url
-from .security import limiter, pdf_rate_limit
+from .security import pdf_rate_limit
 from .sheet_parts import grid_cells
 
 

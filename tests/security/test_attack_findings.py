@@ -201,7 +201,7 @@ def test_nesting_too_deep_to_read_is_a_400_wherever_it_is_read(tmp_path, monkeyp
     """Issue #24, item 4: 3,000 × ``[`` read anywhere (a form's JSON field, a body) is
     one kind, answered in one place (a RecursionError handler): 400 with a sentence,
     the API's shape under /api/, never 500."""
-    from scorekeeper.web import tables
+    from scorekeeper.web.tables import pages as tables
 
     client = _csrf_app(tmp_path, WTF_CSRF_ENABLED=False).test_client()
     code = client.post("/tables", data={"ruleset": "pocket"}).headers["Location"].rsplit("/", 1)[1]

@@ -249,7 +249,7 @@ def _fields_the_views_read() -> list[str]:
 
     import scorekeeper.web
 
-    source = "".join(path.read_text() for path in Path(scorekeeper.web.__file__).parent.glob("*.py"))
+    source = "".join(path.read_text() for path in Path(scorekeeper.web.__file__).parent.rglob("*.py"))
     read = set(re.findall(r"request\.(?:form|args|values)\.get(?:list)?\(\"([\w-]+)\"", source))
     # the game form's fields: every kind of them once (the other cells and players are read the same way)
     game = {

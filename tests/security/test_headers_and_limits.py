@@ -164,6 +164,6 @@ def test_saves_still_limited_per_process_while_redis_cannot_be_reached(tmp_path)
     token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
     statuses = [client.post("/games", data={"token": token}).status_code for _ in range(3)]
     assert statuses == [303, 303, 429]
-    from scorekeeper.web.security import limiter
+    from scorekeeper.web.extensions import limiter
 
     limiter._storage_dead = False  # one limiter for every app of this test process: the next tests' store is up

@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, settings
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
-from scorekeeper.web.openapi import contract
+from scorekeeper.web.api.openapi import contract
 from tests.conftest import CASE_FILES, examples, load_case
 from tests.contract import mismatch
 from tests.serving.databases import fresh_database

@@ -7,8 +7,8 @@ the page's sentence writer.
 
 from __future__ import annotations
 
-from ..engine import LEGENDS_BY_ID, Card, Game, score_game
-from .i18n import card_name, gettext, legend_name, ruleset_name, words
+from ...engine import LEGENDS_BY_ID, Card, Game, score_game
+from ..i18n import card_name, gettext, legend_name, ruleset_name, words
 
 
 def revision_changes(before: dict, after: dict) -> list[str]:

@@ -1,20 +1,20 @@
 """The JSON API: ``POST /api/score`` (the command line's JSON over HTTP),
 ``POST /api/preview`` (the running rows of one kingdom while it is entered),
 and the contract of the whole JSON API: ``GET /api/openapi.json`` and the page
-``GET /api/docs`` (:mod:`scorekeeper.web.openapi`)."""
+``GET /api/docs`` (:mod:`scorekeeper.web.api.openapi`)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request
 
-from ..engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, score_game_dict
-from ..engine.errors import GameError
-from ..words import ENGLISH
-from .forms import KingdomTextError, card_of_word, parse_kingdom_text
-from .i18n import error_message
-from .i18n import gettext as _
+from ...engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, score_game_dict
+from ...engine.errors import GameError
+from ...words import ENGLISH
+from ..forms import KingdomTextError, card_of_word, parse_kingdom_text
+from ..i18n import error_message
+from ..i18n import gettext as _
+from ..preview import score_partial
 from .openapi import contract, page
-from .preview import score_partial
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -116,7 +116,7 @@ def _json_body() -> object:
 
 @bp.get("/openapi.json")
 def openapi_document():
-    """This API's contract, OpenAPI 3.1 (:mod:`scorekeeper.web.openapi`)."""
+    """This API's contract, OpenAPI 3.1 (:mod:`scorekeeper.web.api.openapi`)."""
     return jsonify(contract())
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, redirect, request, url_for
 from flask_wtf.csrf import CSRFError
 
-from ..engine import Game
-from .forms import GameForm
-from .game_form import (
+from ...engine import Game
+from ..forms import GameForm
+from ..game_form import (
     empty_game_form,
     expired_game_form,
     form_from_data,
@@ -16,10 +16,10 @@ from .game_form import (
     process_game_form,
     render_game_form,
 )
-from .links import encode_game
-from .rematch import asked_rematch, rematch_form
-from .security import expired_form_page
-from .sheet_page import game_from_token, pdf_limit, qr_response, token_pdf, token_sheet
+from ..links import encode_game
+from ..rematch import asked_rematch, rematch_form
+from ..security import expired_form_page
+from ..sheet_page import game_from_token, pdf_limit, qr_response, token_pdf, token_sheet
 
 bp = Blueprint("sheets", __name__)
 

@@ -24,8 +24,8 @@ import functools
 import json
 from typing import Any, NamedTuple
 
-from ..engine import LEGENDS_BY_ID, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, Row
-from ..table.model import CELLS, CODE_ALPHABET, CODE_LENGTH, LEGENDS_MAX
+from ...engine import LEGENDS_BY_ID, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, Row
+from ...table.model import CELLS, CODE_ALPHABET, CODE_LENGTH, LEGENDS_MAX
 
 Schema = dict[str, Any]
 

@@ -39,25 +39,26 @@ from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import Forbidden, NotFound
 
-from ..engine import LEGENDS_BY_ID, GameError, GameErrors, Row, UnknownCard, cards_over_deck, get_ruleset
-from ..engine.kingdom import Kingdom
-from ..store import games as saved_games
-from ..store.db import db
-from ..store.groups import opens, table_pass
-from ..store.models import Group
-from ..table import live as streams
-from ..table import model, service
-from ..table.model import Phone, Seat, Table
-from .display import qr_fits
-from .forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
-from .game_form import kingdom_context
-from .i18n import N_, error_message, error_text, gettext, legend_name, sentence, words
-from .membership import group_for_save, leave, phone_groups
-from .membership import join as join_group
-from .preview import kingdom_preview, score_partial
-from .security import expired_form_page, join_rate_limit, limiter, table_rate_limit
-from .sheet_page import SheetLinks, qr_response, sheet_context
-from .table_access import (
+from ...engine import LEGENDS_BY_ID, GameError, GameErrors, Row, UnknownCard, cards_over_deck, get_ruleset
+from ...engine.kingdom import Kingdom
+from ...store import games as saved_games
+from ...store.db import db
+from ...store.groups import opens, table_pass
+from ...store.models import Group
+from ...table import live as streams
+from ...table import model, service
+from ...table.model import Phone, Seat, Table
+from ..display import qr_fits
+from ..extensions import limiter
+from ..forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
+from ..game_form import kingdom_context
+from ..i18n import N_, error_message, error_text, gettext, legend_name, sentence, words
+from ..membership import group_for_save, leave, phone_groups
+from ..membership import join as join_group
+from ..preview import kingdom_preview, score_partial
+from ..security import expired_form_page, join_rate_limit, table_rate_limit
+from ..sheet_page import SheetLinks, qr_response, sheet_context
+from .access import (
     cookie_secrets,
     count_wrong_codes,
     etag,

@@ -14,13 +14,14 @@ from flask import Blueprint, Response, abort, current_app, flash, redirect, rend
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..engine import GameError
-from ..store import groups as store_groups
-from ..store.models import Group
-from .display import qr_fits, qr_svg_file
-from .i18n import error_text, gettext
-from .membership import invite_secret, is_open_history, join, leave, phone_groups
-from .security import limiter, save_rate_limit
+from ...engine import GameError
+from ...store import groups as store_groups
+from ...store.models import Group
+from ..display import qr_fits, qr_svg_file
+from ..extensions import limiter
+from ..i18n import error_text, gettext
+from ..membership import invite_secret, is_open_history, join, leave, phone_groups
+from ..security import save_rate_limit
 
 bp = Blueprint("groups", __name__)
 

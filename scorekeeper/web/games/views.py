@@ -50,9 +50,9 @@ from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
-from ..engine import GameError, GameErrors, Row
-from ..store import games as store
-from ..store.exchange import (
+from ...engine import GameError, GameErrors, Row
+from ...store import games as store
+from ...store.exchange import (
     SEPARATORS,
     csv_chunks,
     game_file,
@@ -61,13 +61,13 @@ from ..store.exchange import (
     history_json_chunks,
     import_games,
 )
-from ..store.groups import find_group
-from ..store.models import SavedGame
-from ..store.stats import player_stats
-from .changes import revision_changes
-from .display import qr_fits, totals_chart
-from .forms import CorrectionForm, SaveGameForm
-from .game_form import (
+from ...store.groups import find_group
+from ...store.models import SavedGame
+from ...store.stats import player_stats
+from ..display import qr_fits, totals_chart
+from ..extensions import limiter
+from ..forms import CorrectionForm, SaveGameForm
+from ..game_form import (
     SAVE_CORRECTION,
     expired_game_form,
     form_from_data,
@@ -76,13 +76,13 @@ from .game_form import (
     process_game_form,
     render_game_form,
 )
-from .i18n import N_, error_text, gettext, ngettext, words
-from .links import DamagedLink, decode_game
-from .membership import group_for_save, phone_groups, sees_group, visible_group_ids
-from .outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
-from .ownership import derived_secret, forget, remember, remembered_secret
-from .security import expired_form_page, limiter, save_rate_limit
-from .sheet_page import (
+from ..i18n import N_, error_text, gettext, ngettext, words
+from ..links import DamagedLink, decode_game
+from ..membership import group_for_save, phone_groups, sees_group, visible_group_ids
+from ..outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
+from ..ownership import derived_secret, forget, remember, remembered_secret
+from ..security import expired_form_page, save_rate_limit
+from ..sheet_page import (
     SheetLinks,
     pdf_limit,
     pdf_response,
@@ -90,6 +90,7 @@ from .sheet_page import (
     render_sheet_with_save_form,
     sheet_context,
 )
+from .changes import revision_changes
 
 bp = Blueprint("games", __name__)
 

@@ -19,10 +19,11 @@ from flask import Blueprint, Response, g, jsonify, make_response, render_templat
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..engine import GameError, GameErrors
-from ..table import model, service
-from ..table.model import Phone, Table
-from .security import count_wrong_code, limiter, too_many_tries, was_wrong_code, wrong_code_rate_limit
+from ...engine import GameError, GameErrors
+from ...table import model, service
+from ...table.model import Phone, Table
+from ..extensions import limiter
+from ..security import count_wrong_code, too_many_tries, was_wrong_code, wrong_code_rate_limit
 
 COOKIE_PREFIX = "sk_table_"
 #: How long a phone keeps its secret for a table: past the 24 hours an open

@@ -29,14 +29,15 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import get_locale, get_translations
 from werkzeug.exceptions import HTTPException
 
-from ..engine import GameError, GameErrors
-from ..store.groups import find_group, opens
-from ..table import model, service
-from ..table.model import Seat, Table
-from ..words import Words
-from .preview import kingdom_preview
-from .security import join_rate_limit, limiter, table_rate_limit
-from .table_access import bearer, count_wrong_codes, etag, find_table, matching_etag, status_of, too_many
+from ...engine import GameError, GameErrors
+from ...store.groups import find_group, opens
+from ...table import model, service
+from ...table.model import Seat, Table
+from ...words import Words
+from ..extensions import limiter
+from ..preview import kingdom_preview
+from ..security import join_rate_limit, table_rate_limit
+from .access import bearer, count_wrong_codes, etag, find_table, matching_etag, status_of, too_many
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
 count_wrong_codes(bp)

@@ -1,0 +1,1 @@
+"""The blueprint ``groups``: a phone's groups, invite links and a group's roster (``/groups``, ``/join``)."""
