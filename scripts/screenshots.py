@@ -18,6 +18,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Debian's Chromium in its classic headless mode (package chromium-headless-shell), else the full one.
+CHROMIUM = next(
+    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if Path(path).exists()),
+    "/usr/bin/chromium",
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -34,7 +39,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     game = json.loads((ROOT / "tests/data/cases/19-four-players.json").read_text())["game"]
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2)
         page.goto(base + "/")
         page.click(f".player-count [data-count='{len(game['players'])}']")  # the panels at once (JavaScript)
