@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, render_template, request
 from werkzeug.exceptions import BadHost, HTTPException, SecurityError
 
 
@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
     from .games.views import bp as games_bp
     from .groups.views import bp as groups_bp
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
+    from .refusals import problem, refusal, status_problem
     from .security import init_security
     from .sheet_parts import category_rows, explanation_rows, grid_key, grid_rows, signed
     from .sheets.views import bp as sheets_bp
@@ -107,7 +108,8 @@ def init_app(app: Flask) -> None:
         # a 405 says which methods the address takes (Allow), in JSON too
         headers = [(key, value) for key, value in error.get_headers() if key.lower() == "allow"]
         if _wants_json():
-            return jsonify(errors=[f"{error.name}: {error.description}"]), error.code, headers
+            answer, status = refusal([(f"{error.name}: {error.description}", status_problem(error))], error.code or 500)
+            return answer, status, headers
         page = render_template("errors/error.html", error=error, default_description=type(error).description)
         return page, error.code, headers
 
@@ -115,7 +117,7 @@ def init_app(app: Flask) -> None:
     def unexpected_error(error: Exception):
         app.logger.exception("unhandled error on %s [%s]", logs.logged_path(), request.method)
         if _wants_json():
-            return jsonify(errors=["Internal error: nothing was scored or stored."]), 500
+            return refusal([("Internal error: nothing was scored or stored.", problem("internal-error"))], 500)
         return render_template("errors/error.html", error=None), 500
 
 

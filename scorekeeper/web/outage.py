@@ -8,13 +8,14 @@ app answers every other request with the error page (``web.init_app``).
 
 from __future__ import annotations
 
-from flask import Response, current_app, jsonify, make_response, render_template, request
+from flask import Response, current_app, make_response, render_template, request
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import ServiceUnavailable
 
 from ..store.db import db
 from .i18n import N_, gettext
+from .refusals import problem, refusal
 
 #: What a database failure raises: the server unreachable or gone away, the
 #: disk full, the file read-only or locked (OperationalError); a connection
@@ -56,6 +57,10 @@ def outage_page(error: Exception) -> Response:
     """The error page (JSON under ``/api/``) for a request that needed the database."""
     after_database_failure(error)
     if request.path.startswith("/api/"):
-        return unavailable(jsonify(errors=["Service Unavailable: the database cannot be reached; try again later."]))
+        answer, _ = refusal(
+            [("Service Unavailable: the database cannot be reached; try again later.", problem("service-unavailable"))],
+            503,
+        )
+        return unavailable(answer)
     page = render_template("errors/error.html", error=ServiceUnavailable(), message=gettext(UNREACHABLE))
     return unavailable(page)

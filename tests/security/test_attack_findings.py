@@ -131,8 +131,10 @@ def test_tokens_with_junk_after_the_game_are_damaged(tmp_path):
 def test_error_lists_are_capped(tmp_path):
     game = copy.deepcopy(FOUR["game"])
     game["players"][0]["legends"] = [f"nope-{i}" for i in range(500)]
-    errors = make_app(tmp_path).test_client().post("/api/score", json=game).get_json()["errors"]
+    answer = make_app(tmp_path).test_client().post("/api/score", json=game).get_json()
+    errors, problems = answer["errors"], answer["problems"]
     assert len(errors) == 51 and errors[-1] == "… and 450 more problems"
+    assert len(problems) == 51 and problems[0]["seat"] == 1 and problems[-1]["id"] == "more-problems"
 
 
 def test_session_cookie_holds_no_edit_secret(tmp_path):

@@ -70,7 +70,10 @@ def test_preview_refusals_are_400_with_errors(client, body, message):
 
 def test_preview_errors_in_german(client):
     response = client.post("/api/preview", json={"text": "Fo Fo"}, headers={"Accept-Language": "de-DE,de;q=0.9"})
-    assert response.get_json() == {"errors": ["Nötig sind vier Zeilen mit je vier Karten, nicht 1."]}
+    assert response.get_json() == {  # the API's one shape of a refusal (web/refusals.py)
+        "errors": ["Nötig sind vier Zeilen mit je vier Karten, nicht 1."],
+        "problems": [{"id": "kingdom-text", "seat": None, "cell": None}],
+    }
 
 
 def test_text_box_fills_the_cells_without_javascript(client):

@@ -11,10 +11,8 @@ against it, and Schemathesis sends requests built from it to a served app
 exactly (types, required members, ids, the kingdom's shape); what a JSON
 Schema cannot say (R8's names, a Legend claimed twice) is in the descriptions.
 
-Two shapes of refusal exist, as the code answers them: ``/api/score``,
-``/api/preview`` and any address under ``/api/`` that names no operation
-answer ``{"errors": [sentence, …]}`` (:data:`API_ERRORS`); the tables API's
-own refusals add ``"problems"`` for programs (:data:`TABLE_REFUSAL`).
+Every refusal has one shape, :data:`REFUSAL` (``web.refusals``):
+``{"errors": [sentence, …], "problems": [{"id", "seat", "cell"}, …]}``.
 """
 
 from __future__ import annotations
@@ -31,8 +29,7 @@ Schema = dict[str, Any]
 
 #: The contract's own version: raised when an answer changes shape.
 API_VERSION = "1.0"
-API_ERRORS = "ApiErrors"
-TABLE_REFUSAL = "TableRefusal"
+REFUSAL = "Refusal"
 
 
 def _ref(name: str) -> Schema:
@@ -145,11 +142,6 @@ _SCHEMAS: dict[str, Schema] = {
             closed=False,
         ),
     },
-    API_ERRORS: {
-        "description": "A refusal of /api/score, /api/preview or of an address under /api/ that names no "
-        "operation: one sentence per problem.",
-        **_object({"errors": {**_SENTENCES, "minItems": 1}}, ["errors"]),
-    },
     "Problem": {
         "description": "One problem of a refusal, for programs: the message id (a status's name such as "
         "`bad-request` for a request the app cannot read), the 1-based seat and the cell 0..15 "
@@ -163,9 +155,10 @@ _SCHEMAS: dict[str, Schema] = {
             ["id", "seat", "cell"],
         ),
     },
-    TABLE_REFUSAL: {
-        "description": "A refusal of the tables API: sentences in the request's language "
-        "(Accept-Language, the lang cookie) and, one for each, its problem for programs.",
+    REFUSAL: {
+        "description": "Every refusal of the JSON API (web/refusals.py): sentences for people, in the "
+        "request's language (Accept-Language, the lang cookie; English on /api/score), and, one for "
+        "each, its problem for programs.",
         **_object(
             {"errors": {**_SENTENCES, "minItems": 1}, "problems": {"type": "array", "items": _ref("Problem")}},
             ["errors", "problems"],
@@ -335,20 +328,18 @@ def _refusals(*statuses: int) -> dict[str, Any]:
         400: "Input R8 refuses, a body that is not a JSON object, or a request the app cannot read "
         "(nested too deeply, a NUL character or a number the database cannot hold).",
         403: "Not this seat's secret nor the host's (as the operation needs).",
-        404: "No open table has this code, or no such seat. An address that names no route at all "
-        "(a seat number that is not a whole number from 0 to 2147483647) answers in the shape of `ApiErrors`.",
+        404: "No open table has this code, or no such seat (or a seat number that is not a whole number "
+        "from 0 to 2147483647: no route).",
         409: "The table's state refuses: locked, full, a name taken, not ready to lock, a kingdom changed "
         "since it was looked at.",
         413: "The body is larger than the server takes.",
         429: "Too many tries from this address (starting tables, taking seats, wrong codes).",
     }
-    answers = {str(status): _json(_ref(TABLE_REFUSAL), why[status]) for status in statuses}
-    if "404" in answers:
-        answers["404"]["content"]["application/json"]["schema"] = {"anyOf": [_ref(TABLE_REFUSAL), _ref(API_ERRORS)]}
+    answers = {str(status): _json(_ref(REFUSAL), why[status]) for status in statuses}
     if "429" in answers:
         answers["429"]["headers"] = {"Retry-After": {"schema": _INTEGER, "description": "Seconds to wait."}}
     answers["503"] = _json(
-        _ref(API_ERRORS),
+        _ref(REFUSAL),
         "The database cannot be reached; nothing was changed.",
         {"Retry-After": {"schema": _INTEGER, "description": "Seconds to wait.", "required": True}},
     )
@@ -414,8 +405,8 @@ _PATHS: dict[str, Any] = {
             "requestBody": _body(_ref("Game")),
             "responses": {
                 "200": _json(_ref("ScoreSheet"), "The score sheet."),
-                "400": _json(_ref(API_ERRORS), "Input R8 refuses, or a body that is not a JSON game object."),
-                "413": _json(_ref(API_ERRORS), "The body is larger than the server takes."),
+                "400": _json(_ref(REFUSAL), "Input R8 refuses, or a body that is not a JSON game object."),
+                "413": _json(_ref(REFUSAL), "The body is larger than the server takes."),
             },
         }
     },
@@ -430,11 +421,11 @@ _PATHS: dict[str, Any] = {
             "responses": {
                 "200": _json(_ref("Preview"), "The rows so far."),
                 "400": _json(
-                    _ref(API_ERRORS),
+                    _ref(REFUSAL),
                     "Not 16 cells, a word that names no card, an unknown ruleset or "
                     "Legend id, or a body that is not a JSON object.",
                 ),
-                "413": _json(_ref(API_ERRORS), "The body is larger than the server takes."),
+                "413": _json(_ref(REFUSAL), "The body is larger than the server takes."),
             },
         }
     },

@@ -14,6 +14,7 @@ from ..forms import KingdomTextError, card_of_word, parse_kingdom_text
 from ..i18n import error_message
 from ..i18n import gettext as _
 from ..preview import score_partial
+from ..refusals import game_problem, problem, refusal
 from .openapi import contract, page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -23,17 +24,22 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def score():
     """Score a game file object; answers the CLI's ``--format json`` shape, in English.
 
-    400 with ``{"errors": [message, ...]}`` (English) for input R8 refuses or for a
+    400 with a refusal (``web.refusals``: English sentences and their problems) for input R8 refuses or for a
     body that is not JSON (too deeply nested JSON included). Every other
     error under ``/api/`` is JSON too (see :func:`scorekeeper.web.init_app`).
     """
     data = _json_body()
     if data is None:
-        return jsonify(errors=["the body must be a JSON game object (Content-Type: application/json)"]), 400
+        return refusal(
+            [("the body must be a JSON game object (Content-Type: application/json)", problem("not-a-game"))], 400
+        )
     try:
         sheet = score_game_dict(data)
-    except GameErrors as problems:
-        return jsonify(errors=ENGLISH.errors(problems)), 400
+    except GameErrors as refused:
+        sentences = ENGLISH.errors(refused, limit=50)  # the first 50, then "… and 450 more problems"
+        problems = [game_problem(error) for error in refused.errors[:50]]
+        problems += [problem("more-problems")] * (len(sentences) - len(problems))
+        return refusal(zip(sentences, problems, strict=True), 400)
     return jsonify(ENGLISH.sheet(sheet))
 
 
@@ -52,25 +58,25 @@ def preview():
 
     Answer: ``{"cells": [16 ids or ""], "rows": {row: points}, "total",
     "points": [16 × points the card scored or null], "complete"}``.
-    400 with ``{"errors": [...]}`` (in the page's language) otherwise.
+    400 with a refusal (``web.refusals``, in the page's language) otherwise.
     """
     data = _json_body()
     if not isinstance(data, dict):
-        return jsonify(errors=[_("The body must be a JSON object with 16 cells.")]), 400
-    errors: list[str] = []
+        return refusal([(_("The body must be a JSON object with 16 cells."), problem("not-a-kingdom"))], 400)
+    errors: list[tuple[str, dict[str, object]]] = []
     try:
         # absent, null or "" is pocket; any other value must be a ruleset's id (0, false, [] are refused)
         ruleset = get_ruleset("pocket" if data.get("ruleset") in (None, "") else data["ruleset"])
     except GameError as error:
-        errors.append(error_message(error))
+        errors.append((error_message(error), game_problem(error)))
         ruleset = None
     cells = _cells(data, errors)
     legends = data.get("legends")
     legends = [] if legends is None else legends
     if not isinstance(legends, list) or not all(isinstance(x, str) and x in LEGENDS_BY_ID for x in legends):
-        errors.append(_("The legends must be a list of Legend ids."))
+        errors.append((_("The legends must be a list of Legend ids."), problem("legends-not-ids")))
     if errors or ruleset is None or cells is None:
-        return jsonify(errors=errors), 400
+        return refusal(errors, 400)
     kingdom = Kingdom.partial(cells)
     scored = score_partial(kingdom, ruleset, legends)
     return jsonify(
@@ -82,18 +88,18 @@ def preview():
     )
 
 
-def _cells(data: dict, errors: list[str]) -> list | None:
+def _cells(data: dict, errors: list[tuple[str, dict[str, object]]]) -> list | None:
     words: object
     if isinstance(data.get("text"), str) and "cells" not in data:
         try:
             words = parse_kingdom_text(data["text"])
         except KingdomTextError as error:
-            errors.append(str(error))
+            errors.append((str(error), problem("kingdom-text")))
             return None
     else:
         words = data.get("cells")
         if not isinstance(words, list) or len(words) != 16:
-            errors.append(_("A kingdom has 16 cells, row by row."))
+            errors.append((_("A kingdom has 16 cells, row by row."), problem("not-16-cells")))
             return None
     cells = []
     for index, word in enumerate(words):
@@ -103,7 +109,12 @@ def _cells(data: dict, errors: list[str]) -> list | None:
                 raise ValueError
         except ValueError:
             row, column = divmod(index, 4)
-            errors.append(_("Row %(row)d, column %(column)d: not a card.", row=row + 1, column=column + 1))
+            errors.append(
+                (
+                    _("Row %(row)d, column %(column)d: not a card.", row=row + 1, column=column + 1),
+                    problem("not-a-card", cell=index),
+                )
+            )
     return None if errors else cells
 
 

@@ -15,7 +15,7 @@ import hashlib
 from datetime import timedelta
 from typing import Any
 
-from flask import Blueprint, Response, g, jsonify, make_response, render_template, request
+from flask import Blueprint, Response, g, make_response, render_template, request
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -23,6 +23,7 @@ from ...engine import GameError, GameErrors
 from ...table import model, service
 from ...table.model import Phone, Table
 from ..extensions import limiter
+from ..refusals import problem, refusal
 from ..security import count_wrong_code, too_many_tries, was_wrong_code, wrong_code_rate_limit
 
 COOKIE_PREFIX = "sk_table_"
@@ -118,7 +119,7 @@ def too_many(limit: Any = None) -> Response:
     other refusals, the problem's id the status's name), a page to a browser."""
     message = too_many_tries(limit)
     if request.path.startswith("/api/"):
-        response = jsonify(errors=[message], problems=[{"id": "too-many-requests", "seat": None, "cell": None}])
+        response, _ = refusal([(message, problem("too-many-requests"))], 429)
         response.status_code = 429
         return response
     return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)

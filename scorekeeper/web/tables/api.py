@@ -36,6 +36,7 @@ from ...table.model import Seat, Table
 from ...words import Words
 from ..extensions import limiter
 from ..preview import kingdom_preview
+from ..refusals import game_problem, refusal, status_problem
 from ..security import join_rate_limit, table_rate_limit
 from .access import bearer, count_wrong_codes, etag, find_table, matching_etag, status_of, too_many
 
@@ -49,15 +50,7 @@ def _refused(error: GameError | GameErrors):
     """Every refusal of the service or of a request's shape, with its status by kind."""
     words = Words(get_translations(), str(get_locale() or "en"))
     errors = list(error.errors) if isinstance(error, GameErrors) else [error]
-    return (
-        jsonify(
-            errors=[words.error(e) for e in errors],
-            problems=[
-                {"id": e.message_id, "seat": None if e.player is None else e.player + 1, "cell": e.cell} for e in errors
-            ],
-        ),
-        status_of(error),
-    )
+    return refusal(((words.error(e), game_problem(e)) for e in errors), status_of(error))
 
 
 @bp.errorhandler(HTTPException)
@@ -66,8 +59,7 @@ def _http_refused(error: HTTPException):
     the database cannot hold, …): the refusals' shape, its id the status's name."""
     if error.response is not None:  # a limit's own answer (429)
         return error.response
-    problem = {"id": error.name.lower().replace(" ", "-"), "seat": None, "cell": None}
-    return jsonify(errors=[f"{error.name}: {error.description}"], problems=[problem]), error.code
+    return refusal([(f"{error.name}: {error.description}", status_problem(error))], error.code or 400)
 
 
 @bp.post("")
