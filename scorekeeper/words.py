@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import gettext as _gettext
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +50,7 @@ from .engine import (
     ScoreSheet,
     Tiebreak,
     TribeScore,
+    position,
 )
 
 __all__ = ["ENGLISH", "ERROR_IDS", "LANGUAGES", "REASON_IDS", "TRANSLATIONS", "N_", "Words", "words_in"]
@@ -207,7 +208,8 @@ class Words:
             Card.DRAGON: self.pgettext("card code", "Dr"), Card.PORTAL: self.pgettext("card code", "Po"),
         }  # fmt: skip
         self._cells = tuple(
-            self.pgettext("cell", "r%(row)dc%(column)d", row=cell // 4 + 1, column=cell % 4 + 1) for cell in range(16)
+            self.pgettext("cell", "r%(row)dc%(column)d", row=row + 1, column=column + 1)
+            for row, column in map(position, range(16))
         )
 
     @functools.cached_property
@@ -567,6 +569,55 @@ class Words:
                 )
             )
         return shown
+
+    def revision_changes(
+        self,
+        before: Mapping[str, Any],
+        after: Mapping[str, Any],
+        totals_before: Mapping[str, int],
+        totals_after: Sequence[tuple[str, int]],
+    ) -> list[str]:
+        """One short line per change from the game file *before* to *after* (a saved
+        game's revisions): ``"Yara, row 3, column 2: Swamp → Forest"``, ``"Yara: + Land of
+        Forests"``, then each changed total, ``"Yara 9 → 12"``, from *totals_before* (by
+        name) and *totals_after* ((name, total) in seat order). Empty if nothing about the
+        game changed."""
+
+        def ruleset(game: Mapping[str, Any]) -> str:
+            ruleset_id = game.get("ruleset") or "pocket"
+            return self.ruleset(RULESETS[ruleset_id]) if ruleset_id in RULESETS else str(ruleset_id)
+
+        changes: list[str] = []
+        if ruleset(before) != ruleset(after):
+            changes.append(self._("Rules: %(before)s → %(after)s", before=ruleset(before), after=ruleset(after)))
+        old_players, new_players = before["players"], after["players"]
+        for seat, (old, new) in enumerate(zip(old_players, new_players, strict=False)):
+            name = self.name(new["name"])
+            if old["name"] != new["name"]:
+                changes.append(self._("Player %(number)d: %(before)s → %(after)s", number=seat + 1,
+                                      before=self.name(old["name"]), after=name))  # fmt: skip
+            old_cells = [card for row in old["kingdom"] for card in row]
+            new_cells = [card for row in new["kingdom"] for card in row]
+            for cell, (was, now) in enumerate(zip(old_cells, new_cells, strict=True)):
+                if was != now:
+                    row, column = position(cell)
+                    changes.append(
+                        self._("%(name)s, row %(row)d, column %(column)d: %(before)s → %(after)s", name=name,
+                               row=row + 1, column=column + 1, before=self.card(Card(was)), after=self.card(Card(now)))
+                    )  # fmt: skip
+            old_legends, new_legends = set(old.get("legends", [])), set(new.get("legends", []))
+            by_id = {legend.id: legend for legend in LEGENDS}
+            changes += [f"{name}: + {self.legend_name(by_id[legend])}" for legend in sorted(new_legends - old_legends)]
+            changes += [f"{name}: − {self.legend_name(by_id[legend])}" for legend in sorted(old_legends - new_legends)]
+        for old in old_players[len(new_players) :]:
+            changes.append(self._("%(name)s removed", name=self.name(old["name"])))
+        for new in new_players[len(old_players) :]:
+            changes.append(self._("%(name)s added", name=self.name(new["name"])))
+        for player, total in totals_after:
+            was = totals_before.get(player)
+            if was is not None and was != total:
+                changes.append(f"{self.name(player)} {was} → {total}")
+        return changes
 
     def number(self, number: int) -> str:
         """A whole number with the language's digit grouping: ``99,950`` (German ``99.950``)."""

@@ -39,7 +39,7 @@ from .game import (
     score_game_dict,
     shows_a_name,
 )
-from .kingdom import Kingdom, Link, PortalNetwork, cell_name
+from .kingdom import Kingdom, Link, PortalNetwork, cell_name, position, rows_of
 from .legends import LEGENDS, LEGENDS_BY_ID, Legend
 from .names import display_name, name_key, same_name
 from .rulesets import CLASSIC, DEFAULT_RULESET, POCKET, RULES_VERSION, RULESETS, Ruleset, get_ruleset
@@ -100,6 +100,8 @@ __all__ = [
     "UnknownLegend",
     "UnknownRuleset",
     "cell_name",
+    "position",
+    "rows_of",
     "checked_name",
     "claimed_legends",
     "cards_over_deck",

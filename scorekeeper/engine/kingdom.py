@@ -9,13 +9,30 @@ Cells are addressed by a row-major index 0..15 (``row * 4 + column``, both
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Final, NamedTuple, TypedDict
+from typing import Final, NamedTuple, TypedDict, TypeVar
 
 from .cards import CARD_IDS, Card
 from .errors import InvalidKingdom, UnknownCard
 
 SIZE = 4
 CELLS = range(SIZE * SIZE)
+
+_T = TypeVar("_T")
+
+
+def position(cell: int) -> tuple[int, int]:
+    """The 0-based (row, column) of a cell index 0..15 (cell 6: row 1, column 2)."""
+    return divmod(cell, SIZE)
+
+
+def rows_of(cells: Sequence[_T]) -> list[list[_T]]:
+    """16 values of the cells, row by row, as 4 rows of 4 (the game file's shape).
+
+    :raises ValueError: not 16 values.
+    """
+    if len(cells) != SIZE * SIZE:
+        raise ValueError(f"a kingdom has {SIZE * SIZE} cells, not {len(cells)}")
+    return [list(cells[row * SIZE : (row + 1) * SIZE]) for row in range(SIZE)]
 
 
 def cell_name(cell: int) -> str:

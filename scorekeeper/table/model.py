@@ -47,6 +47,7 @@ from ..engine import (
     InvalidPlayerName,
     checked_name,
     claimed_legends,
+    rows_of,
 )
 from ..engine.kingdom import Who, kingdom_errors
 
@@ -163,7 +164,7 @@ class Seat(NamedTuple):
     @property
     def rows(self) -> list[list[str | None]]:
         """The kingdom as 4 rows of 4 (the game file's shape)."""
-        return [list(self.cells[row * 4 : row * 4 + 4]) for row in range(4)]
+        return rows_of(self.cells)
 
     def who(self) -> Who:
         """Whom a refusal about this seat concerns (0-based ``player``, as the engine's)."""
@@ -352,7 +353,7 @@ def read_cells(cells: object, who: Who) -> Cells:
     :raises GameErrors: the shape and each cell that is not a card id (R8), carrying *who*.
     """
     if isinstance(cells, list) and len(cells) == CELLS and not any(isinstance(x, list) for x in cells):
-        cells = [cells[row * 4 : row * 4 + 4] for row in range(4)]
+        cells = rows_of(cells)
     problems: list[GameError] = [e for e in kingdom_errors(cells, **who) if e.message_id != "card-missing"]
     if problems:
         raise GameErrors(problems)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import segno
 from markupsafe import Markup
 
-from ..engine import Card
+from ..engine import Card, position
 
 CARD_SYMBOLS = {
     Card.FOREST: "♣",
@@ -116,7 +116,7 @@ def conflict_path(first: int, second: int) -> str:
     or points: along the shared edge of neighbours, else from the corner of
     *first* nearest *second* along the gaps to the corner of *second* nearest
     *first* (cells through a portal, R2)."""
-    (row_a, col_a), (row_b, col_b) = divmod(first, 4), divmod(second, 4)
+    (row_a, col_a), (row_b, col_b) = position(first), position(second)
     if row_a == row_b and abs(col_a - col_b) == 1:
         x = max(col_a, col_b)
         return f"M{x} {row_a + 0.2}V{row_a + 0.8}"

@@ -34,7 +34,7 @@ from wtforms.i18n import messages_path
 from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
-from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card
+from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card, rows_of
 from ..store.games import MAX_LOCATION, MAX_NOTES, has_hidden_controls
 from ..words import LANGUAGES, Words, words_in
 
@@ -283,7 +283,7 @@ class GameForm(RulesetAndDateForm):
             "players": [
                 {
                     "name": player.form.name.data or "",
-                    "kingdom": [[player.form.cells[r * 4 + c].data or "" for c in range(4)] for r in range(4)],
+                    "kingdom": rows_of([cell.data or "" for cell in player.form.cells]),
                     "legends": list(player.form.legends.data or []),
                 }
                 for player in self.players

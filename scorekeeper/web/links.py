@@ -28,7 +28,7 @@ import json
 import zlib
 from datetime import date, timedelta
 
-from ..engine import LEGENDS, RULESETS, Card, Game
+from ..engine import LEGENDS, RULESETS, Card, Game, rows_of
 
 VERSION = "2"
 _CARDS = tuple(Card)
@@ -120,7 +120,7 @@ def _unpack(checked: bytes) -> tuple[dict, date | None]:
         players.append(
             {
                 "name": name,
-                "kingdom": [[_CARDS[int(d)].value for d in digits[r * 4 : r * 4 + 4]] for r in range(4)],
+                "kingdom": rows_of([_CARDS[int(d)].value for d in digits]),
                 "legends": [LEGENDS[n].id for n in legends],
             }
         )
@@ -148,9 +148,7 @@ def _inflate(compressed: bytes) -> tuple[dict, date | None]:
         "players": [
             {
                 "name": name,
-                "kingdom": [
-                    [_CARDS[_LETTERS.index(letter)].value for letter in cells[r * 4 : r * 4 + 4]] for r in range(4)
-                ],
+                "kingdom": rows_of([_CARDS[_LETTERS.index(letter)].value for letter in cells]),
                 "legends": [LEGENDS[_index(n)].id for n in legends],
             }
             for name, cells, legends in players

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from flask_babel import get_locale
 from markupsafe import Markup, escape
 
-from ..engine import Card, KingdomScore, PlayerResult, Row, cell_name
+from ..engine import Card, KingdomScore, PlayerResult, Row, cell_name, rows_of
 from .display import CARD_SYMBOLS
 from .i18n import gettext, words
 
@@ -56,9 +56,9 @@ def grid_rows(score: KingdomScore, player: int) -> Markup:
     language = str(get_locale() or "en")
     parts: list[str] = [_axis(language)]
     cells, number = grid_cells(score), str(player)
-    for row in range(4):
+    for row, row_cells in enumerate(rows_of(cells)):
         parts.append(_row_head(language, row))
-        for cell in cells[row * 4 : row * 4 + 4]:
+        for cell in row_cells:
             tamed = cell.dragon.is_domesticated if cell.dragon else None
             head, tail = _cell(language, cell.index, cell.card, cell.points, cell.conflict, tamed)
             parts += (head, number, tail)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request
 
-from ...engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, score_game_dict
+from ...engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, position, score_game_dict
 from ...engine.errors import GameError
 from ...words import ENGLISH
 from ..forms import KingdomTextError, card_of_word, parse_kingdom_text
@@ -108,7 +108,7 @@ def _cells(data: dict, errors: list[tuple[str, dict[str, object]]]) -> list | No
             if word is not None and not isinstance(word, str):
                 raise ValueError
         except ValueError:
-            row, column = divmod(index, 4)
+            row, column = position(index)
             errors.append(
                 (
                     _("Row %(row)d, column %(column)d: not a card.", row=row + 1, column=column + 1),

@@ -50,7 +50,7 @@ from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
-from ...engine import GameError, GameErrors, Row
+from ...engine import Game, GameError, GameErrors, Row, score_game
 from ...store import games as store
 from ...store.exchange import (
     SEPARATORS,
@@ -90,7 +90,6 @@ from ..sheet_page import (
     render_sheet_with_save_form,
     sheet_context,
 )
-from .changes import revision_changes
 
 bp = Blueprint("games", __name__)
 
@@ -715,11 +714,17 @@ def _revisions(saved: SavedGame) -> list[RevisionShown]:
     if not saved.is_corrected:
         return []
     revisions = sorted(saved.revisions, key=lambda revision: revision.number)
+    totals = [
+        [(result.player.name, result.total) for result in score_game(Game.from_dict(revision.entry)).results]
+        for revision in revisions
+    ]
     return [
         RevisionShown(
             revision.number,
             revision.saved_at,
-            revision_changes(revisions[index - 1].entry, revision.entry) if index else None,
+            words().revision_changes(revisions[index - 1].entry, revision.entry, dict(totals[index - 1]), totals[index])
+            if index
+            else None,
         )
         for index, revision in reversed(list(enumerate(revisions)))
     ]

@@ -39,7 +39,7 @@ from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import Forbidden, NotFound
 
-from ...engine import LEGENDS_BY_ID, GameError, GameErrors, Row, UnknownCard, cards_over_deck, get_ruleset
+from ...engine import LEGENDS_BY_ID, GameError, GameErrors, Row, UnknownCard, cards_over_deck, get_ruleset, position
 from ...engine.kingdom import Kingdom
 from ...store import games as saved_games
 from ...store.db import db
@@ -356,8 +356,8 @@ def _notes(table: Table, phone: Phone) -> list[str]:
         if (mine or phone.host) and seat.wrong_cell is not None:
             where = {
                 "checker": names.get(seat.wrong_by or 0, "?"),
-                "row": seat.wrong_cell // 4 + 1,
-                "column": seat.wrong_cell % 4 + 1,
+                "row": position(seat.wrong_cell)[0] + 1,
+                "column": position(seat.wrong_cell)[1] + 1,
             }
             if mine:
                 note = gettext(
