@@ -13,7 +13,7 @@ def init_app(app: Flask) -> None:
     from ..table import live
     from . import delivery, i18n, logs, pdf, phone_parts, template_cache, unreadable
     from .api.views import bp as api_bp
-    from .display import CARD_SYMBOLS, card_symbol, conflict_path, qr_svg
+    from .display import card_symbol
     from .extensions import csrf
     from .games.views import IMPORT_LIMIT
     from .games.views import bp as games_bp
@@ -21,7 +21,7 @@ def init_app(app: Flask) -> None:
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .refusals import problem, refusal, status_problem
     from .security import init_security
-    from .sheet_parts import category_rows, explanation_rows, grid_key, grid_rows, signed
+    from .sheet_parts import signed
     from .sheets.views import bp as sheets_bp
     from .tables.api import bp as table_api_bp
     from .tables.pages import bp as tables_bp
@@ -55,17 +55,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(table_api_bp)
     app.register_blueprint(groups_bp)
     live.init_app(app)  # the tables' streams (/socket.io/) in front of the app: after every other wrapper
-    app.jinja_env.globals.update(
-        card_symbol=card_symbol, qr_svg=qr_svg, CARD_SYMBOLS=CARD_SYMBOLS, conflict_path=conflict_path
-    )
-    app.jinja_env.globals.update(  # the sheet's kingdoms, written in Python
-        grid_rows=grid_rows,
-        category_rows=category_rows,
-        explanation_rows=explanation_rows,
-        grid_key=grid_key,
-        signed=signed,
-    )
-    app.jinja_env.globals.update(pdf_unavailable=pdf.unavailable)  # sheets offer no PDF without WeasyPrint
+    app.jinja_env.globals.update(card_symbol=card_symbol, signed=signed)  # (the sheet's own: sheet_page)
 
     @app.get("/healthz")
     def healthz():

@@ -108,16 +108,13 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
         format_date=format_date,
-        isolated=isolated,
         bold_names=bold_names,
         format_decimal=format_decimal,
-        Markup=Markup,
         language_url=language_url,
         current_language=lambda: str(get_locale() or "en"),
         card_name=card_name,
         card_short=card_short,
         card_code=card_code,
-        cell_label=cell_label,
         place=place,
         CARDS=tuple(Card),
         KEY_OF={card: key for key, card in KEYS.items()},
@@ -126,9 +123,6 @@ def init_app(app: Flask) -> None:
         legend_name=legend_name,
         legend_requirement=legend_requirement,
         ruleset_name=ruleset_name,
-        describe_tiebreak=describe_tiebreak,
-        describe_shared=describe_shared,
-        warning_message=warning_message,
     )
 
 

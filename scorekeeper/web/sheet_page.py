@@ -16,23 +16,34 @@ from flask import Response, abort, current_app, g, make_response, render_templat
 from flask_babel import get_locale
 from flask_limiter import RequestLimit
 from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, ServiceUnavailable, TooManyRequests
 
 from ..engine import Game, GameErrors, Row, ScoreSheet, score_game
 from ..store import games as store
-from .display import qr_fits, qr_svg_file
+from .display import CARD_SYMBOLS, conflict_path, qr_fits, qr_svg, qr_svg_file
 from .extensions import limiter
 from .forms import SaveGameForm
-from .i18n import N_, chosen_language, gettext, plain_words
+from .i18n import (
+    N_,
+    cell_label,
+    chosen_language,
+    describe_shared,
+    describe_tiebreak,
+    gettext,
+    isolated,
+    plain_words,
+    warning_message,
+)
 from .links import DamagedLink, decode_game
 from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .phone_parts import ATTEMPT, CSRF_TOKEN
 from .rematch import rematch_url
 from .security import pdf_rate_limit
-from .sheet_parts import grid_cells
+from .sheet_parts import category_rows, explanation_rows, grid_cells, grid_key, grid_rows
 
 
 @dataclass(frozen=True)
@@ -61,8 +72,29 @@ def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks,
         "preview_title": writer.result_title(scored, played_on),
         "preview_description": writer.result_scores(scored.ranked),
         "rematch_url": rematch_url(scored.game),
+        **SHEET_HELPERS,
         **extra,
     }
+
+
+#: What only the sheet's templates (sheets/sheet.html, sheets/sheet.pdf.html) write with: given
+#: with each sheet's context rather than to every template as globals.
+SHEET_HELPERS = {
+    "grid_rows": grid_rows,  # the sheet's kingdoms, written in Python
+    "category_rows": category_rows,
+    "explanation_rows": explanation_rows,
+    "grid_key": grid_key,
+    "conflict_path": conflict_path,
+    "describe_tiebreak": describe_tiebreak,
+    "describe_shared": describe_shared,
+    "warning_message": warning_message,
+    "isolated": isolated,
+    "cell_label": cell_label,
+    "qr_svg": qr_svg,
+    "CARD_SYMBOLS": CARD_SYMBOLS,
+    "pdf_unavailable": unavailable,  # sheets offer no PDF without WeasyPrint
+    "Markup": Markup,
+}
 
 
 @functools.lru_cache(maxsize=512)

@@ -9,6 +9,8 @@ from pathlib import Path
 import jinja2
 from jinja2 import nodes
 
+from scorekeeper.web.sheet_page import SHEET_HELPERS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: What Flask, Jinja and the extensions give every template (not the project's).
@@ -23,11 +25,9 @@ GIVEN = set(jinja2.Environment(extensions=["jinja2.ext.i18n"]).globals) | {
 #: The project's globals: each writes or formats what it is given, reads nothing, scores nothing.
 RENDERS_ONLY = {
     "CARDS": "the ten card types, in order",
-    "CARD_SYMBOLS": "each card's symbol",
     "KEY_OF": "each card's key letter",
     "LANGUAGES": "the languages offered",
     "Row": "the sheet's rows (an enum)",
-    "Markup": "marks text as safe HTML",
     "GROUP_CHOICE_SLOT": "a marker the phone's own part replaces (web.phone_parts.fill)",
     "ROSTER_SLOT": "a marker the phone's own part replaces (web.phone_parts.fill)",
     "bold_names": "names in bold, joined in words",
@@ -35,27 +35,15 @@ RENDERS_ONLY = {
     "card_name": "a card's name in the page's language",
     "card_short": "a card's name on a palette button",
     "card_symbol": "a card's symbol",
-    "cell_label": "a cell's label (r2c3)",
     "current_language": "the page's language",
-    "describe_shared": "a shared place, in words",
-    "describe_tiebreak": "a tiebreak record, in words",
-    "isolated": "a name isolated for the page",
     "language_url": "this page's address in another language",
     "legend_name": "a Legend's name",
     "legend_requirement": "what a Legend needs, in words",
     "place": "a place in words (1st, 2.)",
     "row_name": "a row's name",
     "ruleset_name": "a ruleset's name",
-    "warning_message": "a deck warning, in words",
-    "category_rows": "the sheet's rows as cells, from the scored sheet given",
-    "explanation_rows": "an explanation's lines, from the scored sheet given",
-    "grid_rows": "a kingdom's grid as cells, from the scored sheet given",
-    "grid_key": "the grid's key",
     "signed": "a number with its sign",
-    "conflict_path": "the SVG path of a conflict's line",
-    "qr_svg": "a QR code of a link, as SVG",
     "csv_separator": "the CSV separator of the page's language",
-    "pdf_unavailable": "whether this server makes PDFs (a setting read at start)",
     "key_text": "a game's history key as text, for a pager link (formats the key given)",
 }
 
@@ -85,10 +73,24 @@ def test_every_global_of_the_templates_only_renders(app):
             assert not module.startswith(SCORES_OR_QUERIES), f"{name} comes from {module}"
 
 
+def test_the_sheets_helpers_only_render():
+    """What the sheet's templates get with their context (web.sheet_page.SHEET_HELPERS) writes
+    what it is given: nothing of it comes from the engine, the store, the table or the preview."""
+    for name, value in SHEET_HELPERS.items():
+        module = getattr(value, "__module__", "") or ""
+        assert not module.startswith(SCORES_OR_QUERIES), f"{name} comes from {module}"
+
+
 def test_no_template_calls_what_scores_or_queries(app):
     """Every call in every template is of a macro, a global that only renders, or a method
     of what the view passed (a form field, a string): never the engine, a query or a preview."""
-    allowed = set(RENDERS_ONLY) | set(VIEW_HELPERS) | GIVEN | {"caller", "super", "range", "dict", "cycler", "joiner"}
+    allowed = (
+        set(RENDERS_ONLY)
+        | set(VIEW_HELPERS)
+        | set(SHEET_HELPERS)
+        | GIVEN
+        | {"caller", "super", "range", "dict", "cycler", "joiner"}
+    )
     templates = sorted((ROOT / "templates").rglob("*.html"))
     assert len(templates) > 20
     for path in templates:
