@@ -204,25 +204,23 @@ def _parser() -> argparse.ArgumentParser:
         parser.set_defaults(run=run)
         return parser
 
+    def output_format(parser: argparse.ArgumentParser, choices: list[str], meaning: str) -> None:
+        """``--format``, the first of *choices* by default."""
+        parser.add_argument(
+            "--format",
+            dest="output_format",
+            choices=choices,
+            default=choices[0],
+            help=f"{meaning}; default: %(default)s",
+        )
+
     parser = command("score", score)
     parser.add_argument("file", metavar="FILE", help="the game file (- reads standard input)")
-    parser.add_argument(
-        "--format",
-        dest="output_format",
-        choices=["text", "json"],
-        default="text",
-        help="a plain-text sheet, or the sheet as JSON (players in input order); default: %(default)s",
-    )
+    output_format(parser, ["text", "json"], "a plain-text sheet, or the sheet as JSON (players in input order)")
     parser.add_argument("--explain", action="store_true", help="list the cards behind every row (text format)")
 
     parser = command("export", export_games)
-    parser.add_argument(
-        "--format",
-        dest="output_format",
-        choices=["json", "csv"],
-        default="json",
-        help="game files as JSON, or one CSV line per player and game; default: %(default)s",
-    )
+    output_format(parser, ["json", "csv"], "game files as JSON, or one CSV line per player and game")
     parser.add_argument(
         "--game", dest="public_id", metavar="ID", help="only this saved game (the id in its read-only link)"
     )

@@ -72,18 +72,19 @@ def N_(message: str) -> str:
 _PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 
 
-_CARD_NAMES = {
-    Card.FOREST: N_("Forest"), Card.SWAMP: N_("Swamp"), Card.MOUNTAIN: N_("Mountain"),
-    Card.PLAIN: N_("Plain"), Card.ELVES: N_("Elves"), Card.DWARVES: N_("Dwarves"),
-    Card.HUMANS: N_("Humans"), Card.GOBLINS: N_("Goblins"), Card.DRAGON: N_("Dragon"),
-    Card.PORTAL: N_("Magical Portal"),
-}  # fmt: skip
-_CARD_PLURALS = {
-    Card.FOREST: N_("Forests"), Card.SWAMP: N_("Swamps"), Card.MOUNTAIN: N_("Mountains"),
-    Card.PLAIN: N_("Plains"), Card.ELVES: N_("Elves"), Card.DWARVES: N_("Dwarves"),
-    Card.HUMANS: N_("Humans"), Card.GOBLINS: N_("Goblins"), Card.DRAGON: N_("Dragons"),
-    Card.PORTAL: N_("Magical Portals"),
-}  # fmt: skip
+#: Each card's name and its plural (for "2 Forests"), as the catalogue's message ids.
+_CARD_WORDS = {
+    Card.FOREST: (N_("Forest"), N_("Forests")),
+    Card.SWAMP: (N_("Swamp"), N_("Swamps")),
+    Card.MOUNTAIN: (N_("Mountain"), N_("Mountains")),
+    Card.PLAIN: (N_("Plain"), N_("Plains")),
+    Card.ELVES: (N_("Elves"), N_("Elves")),
+    Card.DWARVES: (N_("Dwarves"), N_("Dwarves")),
+    Card.HUMANS: (N_("Humans"), N_("Humans")),
+    Card.GOBLINS: (N_("Goblins"), N_("Goblins")),
+    Card.DRAGON: (N_("Dragon"), N_("Dragons")),
+    Card.PORTAL: (N_("Magical Portal"), N_("Magical Portals")),
+}
 _ROW_NAMES = {
     Row.ELVES: N_("Elves"), Row.DWARVES: N_("Dwarves"), Row.HUMANS: N_("Humans"), Row.GOBLINS: N_("Goblins"),
     Row.DRAGONS: N_("Dragons"), Row.LEGENDS: N_("Legends"), Row.CONFLICTS: N_("Conflicts"),
@@ -199,7 +200,7 @@ class Words:
         # A page or a sheet says the same few words many times: each is looked up once.
         self._signed: dict[int, str] = {}
         self._ways: dict[tuple[bool, tuple[tuple[int, ...], ...]], str] = {}  # by the portals' cells
-        self._cards = {card: self._(name) for card, name in _CARD_NAMES.items()}
+        self._cards = {card: self._(name) for card, (name, _plural) in _CARD_WORDS.items()}
         self._codes = {  # the codes are the first letters of the names (German: Wald → Wa)
             Card.FOREST: self.pgettext("card code", "Fo"), Card.SWAMP: self.pgettext("card code", "Sw"),
             Card.MOUNTAIN: self.pgettext("card code", "Mo"), Card.PLAIN: self.pgettext("card code", "Pl"),
@@ -281,7 +282,7 @@ class Words:
 
     def cards(self, card: Card) -> str:
         """The card's name for several of them (``Forests``)."""
-        return self._(_CARD_PLURALS[card])
+        return self._(_CARD_WORDS[card][1])
 
     def row(self, row: Row) -> str:
         """A score-sheet row's name."""

@@ -6,16 +6,8 @@ from flask import Blueprint, redirect, request, url_for
 from flask_wtf.csrf import CSRFError
 
 from ...engine import Game
+from .. import game_form
 from ..forms import GameForm
-from ..game_form import (
-    empty_game_form,
-    expired_game_form,
-    form_from_data,
-    kept_entries,
-    kept_game_form,
-    process_game_form,
-    render_game_form,
-)
 from ..links import encode_game
 from ..rematch import asked_rematch, rematch_form
 from ..security import expired_form_page
@@ -30,17 +22,17 @@ def new_game():
     (or show it in another language): those come back to ``?entries=``, a GET."""
     action_url = url_for(".new_game")
     if request.method in ("GET", "HEAD"):
-        entries = kept_entries(request.args)
+        entries = game_form.kept_entries(request.args)
         if entries is not None:  # the form as a post of it left it (a language, a player added or removed)
-            return kept_game_form(GameForm, entries, action_url)
+            return game_form.kept_game_form(GameForm, entries, action_url)
         if asked_rematch(request.args):  # "New game with the same players"
-            return render_game_form(rematch_form(request.args), action_url, date_from_browser=True)
-        return empty_game_form(action_url)
+            return game_form.render_game_form(rematch_form(request.args), action_url, date_from_browser=True)
+        return game_form.empty_game_form(action_url)
 
     def show_sheet(game: Game, form: GameForm):
         return redirect(url_for(".sheet", token=encode_game(game, form.played_on.data)), code=303)
 
-    return process_game_form(GameForm(), action_url, show_sheet)
+    return game_form.process_game_form(GameForm(), action_url, show_sheet)
 
 
 @bp.errorhandler(CSRFError)
@@ -48,7 +40,7 @@ def form_expired(error: CSRFError):
     """A post without a valid CSRF token: nothing is scored; the new-game form
     comes back with every entry (add and remove still work)."""
     if request.endpoint == "sheets.new_game":
-        return expired_game_form(GameForm, url_for(".new_game"))
+        return game_form.expired_game_form(GameForm, url_for(".new_game"))
     return expired_form_page(error)
 
 
@@ -80,4 +72,6 @@ def sheet_qr(token: str):
 def edit(token: str):
     """The form, filled with the game packed in *token*, to correct and score again."""
     game, played_on = game_from_token(token)
-    return render_game_form(form_from_data(GameForm, game.to_dict(), played_on), url_for(".new_game"))
+    return game_form.render_game_form(
+        game_form.form_from_data(GameForm, game.to_dict(), played_on), url_for(".new_game")
+    )
