@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bs4 import BeautifulSoup
 
 from scorekeeper.engine import Game, score_game
@@ -21,7 +23,8 @@ def isolated_names(html: bytes) -> tuple[list[str], list[str]]:
         if text.parent.name in ("script", "style", "title", "textarea"):
             continue  # a title and the result to copy leave the page: plain text, no isolates (issue 24, item 15)
         for name in NAMES:
-            if name in text:
+            # the name as a word: a link's random id may hold "Bo" ("…rcBox…"), which is no name
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text):
                 whole = text.strip() == name and (text.parent.name == "bdi" or text.parent.get("dir") == "auto")
                 isolated = whole or text.count(name) == text.count(f"\u2068{name}\u2069")
                 (inside if isolated else outside).append(f"{text.parent.name}: {text.strip()}")
