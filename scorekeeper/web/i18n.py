@@ -10,6 +10,7 @@ under the names they use.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
@@ -155,11 +156,11 @@ def _catalogue() -> Any:
 
 
 def words() -> Words:
-    """The sentence writer in the page's language (one per request)."""
+    """The sentence writer in the page's language (one per language and process)."""
     try:
         return g._words
     except AttributeError:
-        g._words = Words(_catalogue(), str(get_locale() or "en"), isolate_names=True)
+        g._words = _writer(_catalogue(), str(get_locale() or "en"), isolate_names=True)
         return g._words
 
 
@@ -170,8 +171,16 @@ def plain_words() -> Words:
     try:
         return g._plain_words
     except AttributeError:
-        g._plain_words = Words(_catalogue(), str(get_locale() or "en"))
+        g._plain_words = _writer(_catalogue(), str(get_locale() or "en"), isolate_names=False)
         return g._plain_words
+
+
+@functools.lru_cache(maxsize=32)
+def _writer(catalogue: Any, language: str, *, isolate_names: bool) -> Words:
+    """A sentence writer for a catalogue (Flask-Babel keeps one per language) and language,
+    made once: it reads its words from the catalogue as it is made (0.1 ms) and keeps
+    the words it has looked up, the same for every request."""
+    return Words(catalogue, language, isolate_names=isolate_names)
 
 
 def bdi(name: str) -> Markup:
