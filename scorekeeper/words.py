@@ -620,6 +620,27 @@ class Words:
                 changes.append(f"{self.name(player)} {was} → {total}")
         return changes
 
+    def chart_labels(self, points: Sequence[Any]) -> list[str]:
+        """What each point of a player's chart says: ``"1 Nov 2026: 33"``, or for a run of
+        games ``"1 Nov 2026 to 3 Dec 2026: 14.2 on average over 1,667 games"``. *points*
+        have ``first`` and ``last`` (dates), ``games`` and ``total`` (the run's average)."""
+        from babel.dates import format_date
+        from babel.numbers import format_decimal
+
+        pattern = self._("d MMM y")
+        labels = []
+        for point in points:
+            first = format_date(point.first, pattern, locale=self.locale)
+            if point.games == 1:
+                labels.append(f"{first}: {point.total:g}")
+                continue
+            labels.append(
+                self._("%(first)s to %(last)s: %(average)s on average over %(games)s games", first=first,
+                       last=format_date(point.last, pattern, locale=self.locale),
+                       average=format_decimal(point.total, "0.0", locale=self.locale), games=self.number(point.games))
+            )  # fmt: skip
+        return labels
+
     def number(self, number: int) -> str:
         """A whole number with the language's digit grouping: ``99,950`` (German ``99.950``)."""
         from babel.numbers import format_decimal

@@ -38,9 +38,7 @@ from flask import (
     url_for,
 )
 from flask_babel import (
-    format_date,
     format_datetime,
-    format_decimal,
     format_number,
     format_percent,
     format_timedelta,
@@ -605,32 +603,10 @@ def player():
     stats = player_stats(name, scope)
     if stats is None:
         abort(404, description=gettext("No saved game has a player of that name."))
-    chart = totals_chart([point.total for point in stats.chart], _chart_labels(stats.chart))
+    chart = totals_chart([point.total for point in stats.chart], words().chart_labels(stats.chart))
     page = _history_page(name, 10, scope)
     links = {"name": name, "group": group.public_id if group else None}  # the pager's and the players'
     return render_template("games/player.html", stats=stats, chart=chart, Row=Row, page=page, links=links)
-
-
-def _chart_labels(points) -> list[str]:
-    """What each point of the chart says: ``"1 Nov 2026: 33"``, or for a run of games
-    ``"1 Nov 2026 to 3 Dec 2026: 14.2 on average over 1,667 games"`` (the words
-    looked up once: a chart has up to 60 points)."""
-    pattern = gettext("d MMM y")
-    run = gettext("%(first)s to %(last)s: %(average)s on average over %(games)s games")
-    labels = []
-    for point in points:
-        first = format_date(point.first, pattern)
-        if point.games == 1:
-            labels.append(f"{first}: {point.total:g}")
-            continue
-        values = {
-            "first": first,
-            "last": format_date(point.last, pattern),
-            "average": format_decimal(point.total, "0.0"),
-            "games": format_decimal(point.games),
-        }
-        labels.append(run % values)
-    return labels
 
 
 def _find(public_id: str) -> SavedGame:
