@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import (
     LEGENDS,
+    LEGENDS_BY_ID,
     RULESETS,
     Card,
     Conflict,
@@ -607,9 +608,9 @@ class Words:
                                row=row + 1, column=column + 1, before=self.card(Card(was)), after=self.card(Card(now)))
                     )  # fmt: skip
             old_legends, new_legends = set(old.get("legends", [])), set(new.get("legends", []))
-            by_id = {legend.id: legend for legend in LEGENDS}
-            changes += [f"{name}: + {self.legend_name(by_id[legend])}" for legend in sorted(new_legends - old_legends)]
-            changes += [f"{name}: − {self.legend_name(by_id[legend])}" for legend in sorted(old_legends - new_legends)]
+            added, removed = sorted(new_legends - old_legends), sorted(old_legends - new_legends)
+            changes += [f"{name}: + {self.legend_name(LEGENDS_BY_ID[legend])}" for legend in added]
+            changes += [f"{name}: − {self.legend_name(LEGENDS_BY_ID[legend])}" for legend in removed]
         for old in old_players[len(new_players) :]:
             changes.append(self._("%(name)s removed", name=self.name(old["name"])))
         for new in new_players[len(old_players) :]:

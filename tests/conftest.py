@@ -287,6 +287,13 @@ def database_url(request, tmp_path) -> str:
     return url
 
 
+def app_on(database_url: str, **config):
+    """The app on *database_url* (migrated already, see ``database_url``) as production has
+    it but for its rate limits: CSRF on; *config* on top."""
+    base = {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url}
+    return create_app(base | {"RATELIMIT_ENABLED": False, "MIGRATE": False} | config)
+
+
 @pytest.fixture
 def db_app(database_url):
     """The app on a fresh database of each kind (see ``database_url``)."""

@@ -19,7 +19,7 @@ from itsdangerous import URLSafeSerializer
 
 from scorekeeper import create_app
 from scorekeeper.web.membership import COOKIE
-from tests.conftest import CASE_FILES, form_data, load_case, run_cli
+from tests.conftest import CASE_FILES, app_on, form_data, load_case, run_cli
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))  # Ada, Bo, Cy, Di: Di wins
 
@@ -236,15 +236,7 @@ def test_a_rename_and_a_merge_carry_the_stats(phones):
 
 
 def test_roster_forms_need_membership_and_a_csrf_token(database_url):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": database_url,
-            "RATELIMIT_ENABLED": False,
-            "MIGRATE": False,
-        }
-    )
+    app = app_on(database_url)
     phone, stranger = app.test_client(), app.test_client()
     form = soup_of(phone.get("/"))
     data = form_data(game_of("Ana", "Bo")) | {"csrf_token": form.select_one("input[name=csrf_token]")["value"]}
@@ -268,17 +260,7 @@ def test_roster_forms_need_membership_and_a_csrf_token(database_url):
 
 
 def test_open_history_shows_every_game_to_everyone(database_url):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": database_url,
-            "RATELIMIT_ENABLED": False,
-            "MIGRATE": False,
-            "OPEN_HISTORY": "true",  # as SCOREKEEPER_OPEN_HISTORY=true gives it
-        }
-    )
+    app = app_on(database_url, WTF_CSRF_ENABLED=False, OPEN_HISTORY="true")  # as SCOREKEEPER_OPEN_HISTORY=true
     family, guest = app.test_client(), app.test_client()
     public = save(family, game_of("Ana", "Bo"))
     assert history_ids(guest) == [public.removeprefix("/g/")]

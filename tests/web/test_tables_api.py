@@ -15,13 +15,12 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import func, select, text
 
-from scorekeeper import create_app
 from scorekeeper.engine import Game, score_game
 from scorekeeper.store import db
 from scorekeeper.store.groups import create_group, find_group
 from scorekeeper.store.models import SavedGame
 from scorekeeper.table import service
-from tests.conftest import CASE_FILES, load_case, make_test_app
+from tests.conftest import CASE_FILES, app_on, load_case, make_test_app
 from tests.contract import answers_checked
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -487,15 +486,7 @@ def test_secrets_are_192_random_bits_kept_as_sha256_and_the_api_reads_no_cookie(
     stored only as SHA-256; the API reads no cookie, so it needs no CSRF token. A phone
     that sat down or started the table through the pages holds its secret in a cookie:
     the API does not take it for the phone's (the cookie is for the pages only)."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": database_url,
-            "RATELIMIT_ENABLED": False,
-            "MIGRATE": False,
-        }
-    )  # CSRF on, as in production
+    app = app_on(database_url)  # CSRF on, as in production
     program = app.test_client()
     table = start(program)  # no CSRF token: none is needed
     code, host = table["code"], table["host_token"]

@@ -354,11 +354,8 @@ def _notes(table: Table, phone: Phone) -> list[str]:
     for seat in table.seats:
         mine = phone.holds(seat.number)
         if (mine or phone.host) and seat.wrong_cell is not None:
-            where = {
-                "checker": names.get(seat.wrong_by or 0, "?"),
-                "row": position(seat.wrong_cell)[0] + 1,
-                "column": position(seat.wrong_cell)[1] + 1,
-            }
+            row, column = position(seat.wrong_cell)
+            where = {"checker": names.get(seat.wrong_by or 0, "?"), "row": row + 1, "column": column + 1}
             if mine:
                 note = gettext(
                     "%(checker)s says the card in row %(row)s, column %(column)s of your kingdom is wrong.", **where
