@@ -24,6 +24,17 @@ from .models import SavedGame, ScoreTable, TableSeat
 _TABLES = cast(Table_, ScoreTable.__table__)
 _SEATS = cast(Table_, TableSeat.__table__)
 
+#: The fields of a :class:`~scorekeeper.table.model.Table` stored as they are, each with its column
+#: (read and insert_table both go through it, so that a field added is added once).
+_TABLE_FIELDS = {
+    "code": "code",
+    "ruleset": "ruleset",
+    "played_on": "played_on",
+    "checks_required": "checks_required",
+    "version": "version",
+    "host": "host_token_hash",
+}
+
 #: A table with its seats (one row each, or one row of nulls) and its saved game's public id.
 _READ = (
     select(
@@ -70,12 +81,7 @@ def read(code: str) -> Table | None:
     if first.move_asker is not None and first.move_asked_at is not None:
         move = MoveRequest(first.move_seat or None, first.move_asker, _aware(first.move_asked_at))
     return Table(
-        code=first.code,
-        ruleset=first.ruleset,
-        played_on=first.played_on,
-        checks_required=first.checks_required,
-        version=first.version,
-        host=first.host_token_hash,
+        **{field: getattr(first, column) for field, column in _TABLE_FIELDS.items()},
         created_at=_aware(first.created_at),
         locked=first.locked_at is not None,
         game_id=first.public_id,
@@ -177,14 +183,8 @@ def insert_table(table: Table, now: datetime) -> None:
     """
     db.session.execute(
         insert(_TABLES).values(
-            code=table.code,
-            ruleset=table.ruleset,
-            played_on=table.played_on,
-            host_token_hash=table.host,
-            checks_required=table.checks_required,
-            created_at=table.created_at,
-            updated_at=now,
-            version=table.version,
+            {column: getattr(table, field) for field, column in _TABLE_FIELDS.items()}
+            | {"created_at": table.created_at, "updated_at": now}
         )
     )
     write(table._replace(seats=()), table, now)

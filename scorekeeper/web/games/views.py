@@ -270,7 +270,7 @@ def _remembered(saved: SavedGame) -> str | None:
 def private_pages(response: Response) -> Response:
     """Nothing that holds an edit secret is kept by a cache or the browser's history."""
     if g.get("holds_secret"):
-        response.headers["Cache-Control"] = "no-store"
+        response.cache_control.no_store = True
         response.vary.add("Cookie")
     return response
 

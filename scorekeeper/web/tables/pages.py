@@ -23,18 +23,7 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    flash,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import Forbidden, NotFound
@@ -292,7 +281,7 @@ def live(code: str):
     if matching_etag(tag) is not None:
         response = Response(status=304)
     else:
-        response = make_response(render_template("tables/_live.html", live=_live(table, phone, compact)))
+        response = Response(render_template("tables/_live.html", live=_live(table, phone, compact)))
     response.set_etag(tag)
     response.headers["X-Table-Version"] = str(table.version)
     return response
@@ -423,7 +412,7 @@ def seat(code: str, number: int):
     if not phone.may_enter(number):
         refused = Forbidden(gettext("Only the seat’s own phone or the host can change this seat."))
         back = {"url": url_for(".table", code=table.code), "label": gettext("Open the table")}
-        return make_response(render_template("errors/error.html", error=refused, back=back), 403)
+        return render_template("errors/error.html", error=refused, back=back), 403
     if table.locked:
         return redirect(url_for(".table", code=table.code), code=303)
     if request.method == "GET":
