@@ -28,7 +28,17 @@ from flask_babel import get_locale
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import Forbidden, NotFound
 
-from ...engine import LEGENDS_BY_ID, GameError, GameErrors, Row, UnknownCard, cards_over_deck, get_ruleset, position
+from ...engine import (
+    LEGENDS_BY_ID,
+    MAX_PLAYERS,
+    GameError,
+    GameErrors,
+    Row,
+    UnknownCard,
+    cards_over_deck,
+    get_ruleset,
+    position,
+)
 from ...engine.kingdom import Kingdom
 from ...store import games as saved_games
 from ...store.db import db
@@ -41,7 +51,7 @@ from ..display import qr_fits
 from ..extensions import limiter
 from ..forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from ..game_form import kingdom_context
-from ..i18n import N_, error_message, error_text, gettext, legend_name, sentence, words
+from ..i18n import N_, error_message, error_text, gettext, legend_name, row_name, sentence, words
 from ..membership import group_for_save, leave, phone_groups
 from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
@@ -171,6 +181,7 @@ def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | Non
             full=table.is_full,
             may_move=_may_ask_to_move(table, phone),
             live=_live(table, phone),
+            screen_link=url_for(".screen", code=table.code, _external=True),
         ),
         status,
     )
@@ -265,6 +276,65 @@ def qr(code: str):
     """The QR code of the table's join link, for the host's screen."""
     table = _table(code)
     return qr_response(url_for(".table", code=table.code, _external=True))
+
+
+@bp.get("/t/<code>/screen")
+def screen(code: str):
+    """The table on a big screen (a television, a tablet), read-only, the same for
+    whoever opens it: the join code and its QR code while seats are free, each seat's
+    progress, then the locked game's sheet with its winner. Anyone with the code may
+    open it, as anyone may open the table's page; it shows what every phone at the
+    table sees, and no secret (it never reads the phone's cookie), no form, no
+    button. static/js/screen.js keeps it up to date from the table's announcements
+    alone; without JavaScript it reloads itself every :data:`SCREEN_RELOAD` seconds."""
+    table = _table(code)
+    return render_template("tables/screen.html", screen=_screen(table))
+
+
+#: How often the big screen reloads without JavaScript (seconds): a seat's progress, not a draft's every card.
+SCREEN_RELOAD = 10
+
+
+def _screen(table: Table) -> SimpleNamespace:
+    """What the big screen shows of *table*: the same for everyone (no phone is asked who it is)."""
+    names = {seat.number: seat.name for seat in table.seats}
+    invite = _invite(table)
+    sheet = None
+    if table.locked and table.game_id:
+        saved = saved_games.find_game(table.game_id)
+        sheet = saved_games.sheet_of(saved.entry) if saved is not None else None
+    return SimpleNamespace(
+        code=table.code,
+        version=table.version,
+        ticket=streams.ticket(table.code),
+        # the one catch-up of the stream (re)connected: the API's state as anyone sees it, mostly a 304
+        state_url=url_for("table_api.show", code=table.code),
+        etag=etag(table, model.NOBODY),
+        open=not table.locked and not table.is_full,
+        link=invite.link,
+        qr=invite.qr,
+        join_url=url_for(".join", _external=True),
+        seats=[
+            SimpleNamespace(
+                number=seat.number,
+                name=seat.name,
+                cards=seat.cards_entered,
+                done=seat.done,
+                wrong=seat.wrong_cell is not None,
+                checked_by=names.get(seat.checked_by) if seat.checked_by else None,
+            )
+            for seat in table.seats
+        ],
+        most=MAX_PLAYERS,
+        checks_required=table.checks_required,
+        locked=table.locked,
+        sheet=sheet,
+        rows=[(row_name(row), [result.rows[row] for result in sheet.results]) for row in Row] if sheet else [],
+        next_url=url_for(".screen", code=table.next_code) if table.next_code else None,
+        reload=SCREEN_RELOAD,
+        # what screen.js fills in for a seat taken after the page came
+        blank_seat=SimpleNamespace(number=0, name="", cards=0, done=False, wrong=False, checked_by=None),
+    )
 
 
 @bp.get("/t/<code>/live")
