@@ -6,7 +6,11 @@ Fills the form with tests/data/cases/19-four-players.json, scores it, and
 saves form.png, sheet.png and the print previews (A4, Letter) to OUT_DIR; then
 saves the game and takes its read-only page in German (saved-de.png).
 Then four phones share a table ("Score together"): table.png is the live
-table on a phone while the kingdoms come in.
+table on a phone while the kingdoms come in. Then the table on a big screen
+(``/t/<code>/screen``) while seats fill, on a television (screen.png, 1920 ×
+1080; screen-720.png, 1280 × 720), a tablet (screen-tablet.png, 1024 × 768)
+and a dark one (screen-dark.png), and after the lock (screen-locked.png,
+screen-locked-720.png).
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ def main() -> None:
         page.screenshot(path=str(out / "saved-de.png"), full_page=False)
         print(page.url)
         shared_table(browser, base, game, out)
+        big_screen(browser, base, game, out)
         browser.close()
 
 
@@ -105,6 +110,83 @@ def shared_table(browser, base: str, game: dict, out: Path) -> None:
     viewer.screenshot(path=str(out / "table.png"), full_page=False)
     for page in phones:
         page.close()
+
+
+def big_screen(browser, base: str, game: dict, out: Path) -> None:
+    """The table on a big screen: three seats taken (one done, one half entered), one free; then locked."""
+    phones = [browser.new_page(viewport={"width": 360, "height": 740}) for _ in range(4)]
+    host = phones[0]
+    host.goto(base + "/")
+    with host.expect_navigation():
+        host.click("#start-table-button")
+    link = host.get_attribute("#table-link", "href")
+    screens = {
+        "screen.png": {"viewport": {"width": 1920, "height": 1080}},
+        "screen-720.png": {"viewport": {"width": 1280, "height": 720}},
+        "screen-tablet.png": {"viewport": {"width": 1024, "height": 768}},
+        "screen-dark.png": {"viewport": {"width": 1920, "height": 1080}, "color_scheme": "dark"},
+    }
+    tvs = {name: browser.new_page(**options) for name, options in screens.items()}
+    for tv in tvs.values():
+        tv.goto(link + "/screen")
+    for n, (page, player) in enumerate(zip(phones, game["players"], strict=True)):
+        if n == 3:  # the fourth player comes later
+            break
+        page.goto(link)
+        page.fill("#name", player["name"])
+        with page.expect_navigation():
+            page.click("#take-seat-button")
+        page.wait_for_selector("#palette:not([hidden])")
+        if n == 0:
+            _enter(page, player["kingdom"][:2] + [["...."]] * 2, [])
+        if n == 1:
+            _enter(page, player["kingdom"], player["legends"])
+            with page.expect_navigation():
+                page.click("#done")
+    for name, tv in tvs.items():
+        tv.wait_for_selector("#screen-seats .screen-seat[data-seat='3']")
+        tv.wait_for_timeout(1000)  # every count pushed
+        tv.screenshot(path=str(out / name), full_page=False)
+    # the fourth player, every kingdom done, checks off, the lock: the screens move to the sheet
+    phones[3].goto(link)
+    phones[3].fill("#name", game["players"][3]["name"])
+    with phones[3].expect_navigation():
+        phones[3].click("#take-seat-button")
+    for page, player in (
+        (phones[0], game["players"][0]),
+        (phones[2], game["players"][2]),
+        (phones[3], game["players"][3]),
+    ):
+        page.goto(f"{link}/seat/{phones.index(page) + 1}")
+        page.wait_for_selector("#palette:not([hidden])")
+        _enter(page, player["kingdom"], player["legends"])
+        with page.expect_navigation():
+            page.click("#done")
+    host.goto(link)
+    with host.expect_navigation():
+        host.click("#checks")
+    with host.expect_navigation():
+        host.click("#lock")
+    for name, tv in (("screen-locked.png", tvs["screen.png"]), ("screen-locked-720.png", tvs["screen-720.png"])):
+        tv.wait_for_selector("#winner")
+        tv.screenshot(path=str(out / name), full_page=False)
+    tvs["screen-tablet.png"].wait_for_selector("#winner")
+    tvs["screen-tablet.png"].screenshot(path=str(out / "screen-locked-tablet.png"), full_page=False)
+    for page in [*phones, *tvs.values()]:
+        page.close()
+
+
+def _enter(page, rows: list, legends: list) -> None:
+    """A seat page's kingdom pasted as rows of card codes, its Legends ticked, and saved."""
+    page.click("#player-0 details.paste-field summary")
+    page.fill("#seat-paste", "\n".join(" ".join(row) for row in rows))
+    page.click(".fill-grid")
+    if legends:
+        page.locator("#player-0 details.legends summary").click()
+    for legend in legends:
+        page.check(f"#player-0 input[value='{legend}']")
+    page.wait_for_timeout(800)
+    page.wait_for_selector("#save-status:not(:empty)")
 
 
 if __name__ == "__main__":
