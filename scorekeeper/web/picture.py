@@ -70,7 +70,7 @@ FONT_CHAIN: tuple[FontFile, ...] = (
 
 # The sheet's colours (static/css/app.css, light scheme).
 INK, PAPER, MUTED, LINE, PANEL = "#1d1b19", "#fbf8f2", "#5d574f", "#cfc6b8", "#ffffff"
-ACCENT, ACCENT_INK, WINNER = "#7a1f2b", "#ffffff", "#f6e5af"
+ACCENT, ACCENT_INK = "#7a1f2b", "#ffffff"
 CARD_COLOURS = {
     Card.FOREST: "#d0e8c8",
     Card.SWAMP: "#d9cfdf",
@@ -313,6 +313,24 @@ def result_picture(sheet: ScoreSheet, played_on: date | None, words: Words) -> b
     return _png(image)
 
 
+class PanelText(NamedTuple):
+    """What a player's panel says: place (R7, shared places as on the sheet; a
+    star for place 1), name, total Harmony Points."""
+
+    place: str
+    name: str
+    total: str
+
+
+def panel_text(result: PlayerResult, words: Words) -> PanelText:
+    """The words of *result*'s panel in the language of *words*: ``("1st ★", "Quin", "33 Harmony Points")``."""
+    return PanelText(
+        words.place(result.place) + (" ★" if result.place == 1 else ""),
+        result.player.name,
+        words._("%(total)d Harmony Points", total=result.total),
+    )
+
+
 def _draw_panel(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -323,18 +341,24 @@ def _draw_panel(
     width: int,
     height: int,
 ) -> None:
-    """One player's panel: place and total, name, kingdom (4 × 4 cards, row 1 at the top)."""
+    """One player's panel (:func:`panel_text`) and kingdom (4 × 4 cards, row 1 at the top);
+    a winner's framed in the accent colour (a coloured panel would hide the Plains)."""
     winner = result.place == 1
     draw.rounded_rectangle(
-        (left, top, left + width, top + height), 14, fill=WINNER if winner else PANEL, outline=LINE, width=2
+        (left, top, left + width, top + height),
+        14,
+        fill=PANEL,
+        outline=ACCENT if winner else LINE,
+        width=4 if winner else 2,
     )
     inner = width - 32
-    place = fit(words.place(result.place) + (" ★" if winner else ""), 34, inner, True, 20)
+    text = panel_text(result, words)
+    place = fit(text.place, 34, inner, True, 20)
     draw_line(image, place, left + 16, top + 46, ACCENT if winner else INK)
-    name = fit(result.player.name, 30, inner, True, 18)
-    name_x = left + width - 16 - name.width if is_right_to_left(result.player.name) else left + 16
+    name = fit(text.name, 30, inner, True, 18)
+    name_x = left + width - 16 - name.width if is_right_to_left(text.name) else left + 16
     draw_line(image, name, name_x, top + 92, INK)
-    total = fit(words._("%(total)d Harmony Points", total=result.total), 22, inner, False, 14)
+    total = fit(text.total, 22, inner, False, 14)
     draw_line(image, total, left + 16, top + 126, INK)
     cell = min(inner // 4, (height - 170) // 4)
     grid_left, grid_top = left + (width - 4 * cell) // 2, top + 148

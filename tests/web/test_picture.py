@@ -11,9 +11,18 @@ import pytest
 from bs4 import BeautifulSoup
 from PIL import Image, ImageDraw, ImageFont, features
 
-from scorekeeper.engine import Game
+from scorekeeper.engine import Game, score_game
 from scorekeeper.web.links import encode_game
-from scorekeeper.web.picture import available_fonts, has_glyph, is_right_to_left, lay_out, name_box, runs
+from scorekeeper.web.picture import (
+    available_fonts,
+    has_glyph,
+    is_right_to_left,
+    lay_out,
+    name_box,
+    panel_text,
+    runs,
+)
+from scorekeeper.words import words_in
 from tests.conftest import CASE_FILES, form_data, load_case, saved_links
 
 FOUR = load_case(next(path for path in CASE_FILES if path.name.startswith("19-")))  # Ada 33 … in input order
@@ -183,3 +192,15 @@ def test_arabic_is_shaped_and_right_to_left():
 def test_a_symbol_asked_for_as_an_emoji_is_drawn_in_colour():
     assert [run.font.name for run in runs("Bo ❤️") if run.font] == ["Noto Sans", "Noto Color Emoji"]
     assert [run.font.name for run in runs("Bo ❤") if run.font] == ["Noto Sans", "DejaVu Sans"]  # as text
+
+
+def test_shared_places_are_drawn_as_on_the_sheet():
+    """Case 18: Ada and Bo share place 1 (R7.4), Cy is 3rd; in German 1., 1., 3."""
+    shared = load_case(next(path for path in CASE_FILES if path.name.startswith("18-")))
+    sheet = score_game(Game.from_dict(shared["game"]))
+    assert [panel_text(r, words_in("en")) for r in sheet.ranked] == [
+        ("1st ★", "Ada", "2 Harmony Points"),
+        ("1st ★", "Bo", "2 Harmony Points"),
+        ("3rd", "Cy", "0 Harmony Points"),
+    ]
+    assert [panel_text(r, words_in("de")).place for r in sheet.ranked] == ["1. ★", "1. ★", "3."]
