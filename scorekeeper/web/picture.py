@@ -122,10 +122,18 @@ def _neutral(character: str) -> bool:
     return unicodedata.bidirectional(character) in ("WS", "ON", "CS", "ES", "ET", "S", "B")
 
 
+def _is_emoji(character: str, following: str) -> bool:
+    """Whether *character* asks for a colour emoji: followed by U+FE0F ("as an
+    emoji"), or wide (East Asian Width W, as every character shown as an emoji
+    by default is: 😀 ⚽, not ❤ or ☺, which are text unless U+FE0F follows)."""
+    return following == "\ufe0f" or unicodedata.east_asian_width(character) == "W"
+
+
 def font_for(character: str, emoji: bool = False) -> FontFile | None:
-    """The first font of the chain that has *character*, or with *emoji* (the
-    character is followed by U+FE0F, "as an emoji") the first colour font that
-    has it; ``None`` if none has it."""
+    """The first font of the chain that has *character*, or with *emoji*
+    (:func:`_is_emoji`) the first colour font that has it, else the first of the
+    chain; ``None`` if none has it (a Chinese character is wide too: it is not
+    in the emoji font, so comes from the chain)."""
     fonts = _available_fonts()
     if emoji:
         fonts = tuple(font for font in fonts if font.bitmap_size) + fonts
@@ -153,7 +161,7 @@ def runs(text: str) -> list[Run]:
             ):
                 found[-1] = Run(current, found[-1].text + character)
                 continue
-        font = font_for(character, emoji=text[at + 1 : at + 2] == "\ufe0f")
+        font = font_for(character, emoji=_is_emoji(character, text[at + 1 : at + 2]))
         if found and found[-1].font == font:
             found[-1] = Run(font, found[-1].text + character)
         else:

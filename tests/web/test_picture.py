@@ -164,9 +164,12 @@ def test_a_missing_glyph_box_would_be_seen():
     assert latin.name == "Noto Sans" and not any(has_glyph(latin, character) for character in NAMES["Chinese"])
 
 
-def test_emoji_are_drawn_in_colour():
-    pixels = name_box("🐉").convert("RGB").getcolors(1 << 16) or []
-    assert any(max(colour) - min(colour) > 100 for _count, colour in pixels)  # a green dragon, not grey text
+@pytest.mark.parametrize("emoji", ["🐉", "😀", "⭐", "❤️", "🇩🇪"])
+def test_emoji_are_drawn_in_colour(emoji):
+    """Also those a text font has in black and white (DejaVu Sans: 😀 and ❤, Noto Sans Symbols 2: ⭐)."""
+    assert [run.font.name for run in runs(emoji) if run.font] == ["Noto Color Emoji"]
+    pixels = name_box(emoji).convert("RGB").getcolors(1 << 16) or []
+    assert any(max(colour) - min(colour) > 100 for _count, colour in pixels)  # coloured, not grey text
 
 
 def test_arabic_is_shaped_and_right_to_left():
