@@ -15,6 +15,7 @@ from scorekeeper.engine import Game, score_game
 from scorekeeper.web.links import encode_game
 from scorekeeper.web.picture import (
     available_fonts,
+    fit,
     has_glyph,
     is_right_to_left,
     lay_out,
@@ -207,3 +208,11 @@ def test_shared_places_are_drawn_as_on_the_sheet():
         ("3rd", "Cy", "0 Harmony Points"),
     ]
     assert [panel_text(r, words_in("de")).place for r in sheet.ranked] == ["1. ★", "1. ★", "3."]
+
+
+def test_a_name_too_long_for_its_panel_is_drawn_smaller_then_cut():
+    name = "Wanderer of the Endless Marches and Beyond"
+    line = fit(name, 30, 233, bold=True, smallest=18)
+    assert line.width <= 233 and line.size == 18
+    assert "".join(run.text for run in line.runs).endswith("…")
+    assert fit("Quin", 30, 233, bold=True, smallest=18).size == 30  # a short name stays at its size
