@@ -11,10 +11,11 @@ COPY static static
 RUN pip install --no-cache-dir build && python -m build --wheel --outdir /dist
 
 FROM python:3.11-slim-bookworm
-# Pango for WeasyPrint's PDFs; DejaVu and Noto so that a name in any script prints (Chinese,
+# Pango for WeasyPrint's PDFs (FriBiDi also for the result picture's right-to-left names: Pillow
+# loads it); DejaVu and Noto so that a name in any script prints and is drawn (Chinese,
 # Japanese, Korean, Thai, emoji).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 \
+ && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 libfribidi0 \
       fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin scorekeeper

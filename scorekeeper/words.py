@@ -481,16 +481,32 @@ class Words:
             game = self._(
                 "%(game)s, %(date)s", game=game, date=format_date(played_on, self._("d MMM y"), locale=self.locale)
             )
+        return self._("%(game)s: %(result)s", game=game, result=self.result_winner(sheet))
+
+    def result_winner(self, sheet: ScoreSheet) -> str:
+        """Who won and with how many Harmony Points: "Quin wins with 18", or
+        "Quin and Mads share the win with 18" when several share place 1 (R7.4)."""
         winners = sheet.winners
         if len(winners) == 1:
-            won = self._("%(name)s wins with %(total)d", name=self.name(winners[0].player.name), total=winners[0].total)
-        else:
-            won = self._(
-                "%(names)s share the win with %(total)d",
-                names=self.listing([self.name(r.player.name) for r in winners]),
-                total=winners[0].total,
+            return self._(
+                "%(name)s wins with %(total)d", name=self.name(winners[0].player.name), total=winners[0].total
             )
-        return self._("%(game)s: %(result)s", game=game, result=won)
+        return self._(
+            "%(names)s share the win with %(total)d",
+            names=self.listing([self.name(r.player.name) for r in winners]),
+            total=winners[0].total,
+        )
+
+    def result_heading(self, sheet: ScoreSheet, played_on: date | None) -> str:
+        """The game, its ruleset and its date, as the sheet's heading line says them:
+        "DRAKO: Aetherya Pocket · Pocket ruleset · 30 November 2026" (no date when
+        the sheet has none)."""
+        from babel.dates import format_date
+
+        parts = ["DRAKO: Aetherya Pocket", self._("%(ruleset)s ruleset", ruleset=self.ruleset(sheet.game.ruleset))]
+        if played_on is not None:
+            parts.append(format_date(played_on, self._("d MMMM y"), locale=self.locale))
+        return " · ".join(parts)
 
     def result_scores(self, results: Sequence[PlayerResult]) -> str:
         """Players and their totals, by place: "Mads 12 · Rin 10 · Yara 2"."""

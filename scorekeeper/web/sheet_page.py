@@ -9,6 +9,10 @@ PDF rate limit shared by every PDF address.
 from __future__ import annotations
 
 import functools
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -41,6 +45,8 @@ from .links import DamagedLink, decode_game
 from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .phone_parts import ATTEMPT, CSRF_TOKEN
+from .picture import HEIGHT as PICTURE_HEIGHT
+from .picture import WIDTH as PICTURE_WIDTH
 from .rematch import rematch_url
 from .security import pdf_rate_limit
 from .sheet_parts import category_rows, explanation_rows, grid_cells, grid_key, grid_rows
@@ -54,6 +60,7 @@ class SheetLinks:
     pdf: str
     qr: str | None  # the QR code image of ``share``; ``None`` when the link is too long for one
     edit: str | None = None
+    picture: str | None = None  # the result's PNG in the page's language (absolute: the og:image), if any
 
 
 def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks, **extra) -> dict:
@@ -72,6 +79,8 @@ def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks,
         "preview_title": writer.result_title(scored, played_on),
         "preview_description": writer.result_scores(scored.ranked),
         "rematch_url": rematch_url(scored.game),
+        "picture_size": (PICTURE_WIDTH, PICTURE_HEIGHT),
+        "picture_file": f"drako-result-{played_on or 'game'}.png",
         **SHEET_HELPERS,
         **extra,
     }
@@ -123,6 +132,7 @@ def _token_links(token: str) -> SheetLinks:
         pdf=url_for("sheets.sheet_pdf", token=token),
         qr=url_for("sheets.sheet_qr", token=token) if qr_fits(share) else None,
         edit=url_for("sheets.edit", token=token),
+        picture=url_for("sheets.sheet_picture", token=token, language=str(get_locale() or "en"), _external=True),
     )
 
 
@@ -133,6 +143,43 @@ def qr_response(link: str) -> Response:
         abort(404)
     response = Response(qr_svg_file(link), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+#: Changed whenever the picture's drawing changes: it is part of every picture's ETag.
+PICTURE_VERSION = "1"
+#: How many pictures the process keeps (about 40 KB each), by link or saved game revision and language.
+KEPT_PICTURES = 128
+_pictures: OrderedDict[str, bytes] = OrderedDict()
+_pictures_lock = threading.Lock()
+
+
+def picture_response(key: str, draw: Callable[[], bytes], *, immutable: bool) -> Response:
+    """The result's PNG named by *key* (what it shows: a sheet link or a saved
+    game's revision, and the language), drawn by *draw* unless kept (LRU) or
+    the browser's copy is still right (``If-None-Match``: a 304, nothing drawn).
+
+    Its ETag is made from *key*: an *immutable* picture (a sheet link's) is
+    cached by browsers for a year like the QR code; any other (a saved game's,
+    whose key changes with each correction) is asked again each time (``no-cache``)."""
+    etag = hashlib.sha256(f"{PICTURE_VERSION}:{key}".encode()).hexdigest()[:32]
+    cache = "public, max-age=31536000, immutable" if immutable else "public, no-cache"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        with _pictures_lock:
+            png = _pictures.get(key)
+            if png is not None:
+                _pictures.move_to_end(key)
+        if png is None:
+            png = draw()
+            with _pictures_lock:
+                _pictures[key] = png
+                while len(_pictures) > KEPT_PICTURES:
+                    _pictures.popitem(last=False)
+        response = Response(png, mimetype="image/png")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = cache
     return response
 
 

@@ -42,6 +42,7 @@ from flask_babel import (
     format_number,
     format_percent,
     format_timedelta,
+    get_locale,
 )
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
@@ -62,6 +63,7 @@ from ...store.exchange import (
 from ...store.groups import find_group
 from ...store.models import SavedGame
 from ...store.stats import player_stats
+from ...words import LANGUAGES, words_in
 from ..display import qr_fits, totals_chart
 from ..extensions import limiter
 from ..forms import CorrectionForm, SaveGameForm
@@ -79,11 +81,13 @@ from ..links import DamagedLink, decode_game
 from ..membership import group_for_save, phone_groups, sees_group, visible_group_ids
 from ..outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
 from ..ownership import derived_secret, forget, remember, remembered_secret
+from ..picture import result_picture
 from ..security import expired_form_page, save_rate_limit
 from ..sheet_page import (
     SheetLinks,
     pdf_limit,
     pdf_response,
+    picture_response,
     qr_response,
     render_sheet_with_save_form,
     sheet_context,
@@ -280,6 +284,20 @@ def qr(public_id: str):
     """The QR code of the saved game's read-only link (an image, cached by browsers)."""
     saved = _find(public_id)
     return qr_response(url_for("games.show", public_id=saved.public_id, _external=True))
+
+
+@bp.get(f"/g/<public_id>/picture-<any({', '.join(LANGUAGES)}):language>.png")
+def picture(public_id: str, language: str):
+    """The saved game's result as a PNG in *language* (the page's ``og:image``):
+    names, totals, places, date, ruleset and kingdoms, nothing private. Its
+    ETag names the game's revision: asked again each time, a 304 until corrected."""
+    saved = _find(public_id)
+    entry, played_on = saved.entry, saved.played_on
+    return picture_response(
+        f"game:{saved.public_id}:{saved.revision}:{language}",
+        lambda: result_picture(store.sheet_of(entry), played_on, words_in(language)),
+        immutable=False,
+    )
 
 
 @bp.get("/g/<public_id>/r/<int:number>")
@@ -647,6 +665,9 @@ def _links(saved: SavedGame, owner: bool = False, revision: int | None = None) -
         pdf=pdf,
         qr=url_for("games.qr", public_id=saved.public_id) if qr_fits(share) else None,
         edit=url_for("games.correct_own", public_id=saved.public_id) if owner else None,
+        picture=url_for("games.picture", public_id=saved.public_id, language=str(get_locale() or "en"), _external=True)
+        if revision is None or revision == saved.revision
+        else None,
     )
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from flask import Blueprint, redirect, request, url_for
 from flask_wtf.csrf import CSRFError
 
-from ...engine import Game
+from ...engine import Game, score_game
+from ...words import LANGUAGES, words_in
 from .. import game_form
 from ..forms import GameForm
 from ..links import encode_game
+from ..picture import result_picture
 from ..rematch import asked_rematch, rematch_form
 from ..security import expired_form_page
-from ..sheet_page import game_from_token, pdf_limit, qr_response, token_pdf, token_sheet
+from ..sheet_page import game_from_token, pdf_limit, picture_response, qr_response, token_pdf, token_sheet
 
 bp = Blueprint("sheets", __name__)
 
@@ -66,6 +68,23 @@ def sheet_qr(token: str):
     the page does not wait for it)."""
     game_from_token(token)  # a damaged link gets no code
     return qr_response(url_for(".sheet", token=token, _external=True))
+
+
+#: A picture's language is in its address (``picture-de.png``): one address, one picture, cached as it is.
+PICTURE_LANGUAGES = f"any({', '.join(LANGUAGES)})"
+
+
+@bp.get(f"/sheet/<token>/picture-<{PICTURE_LANGUAGES}:language>.png")
+def sheet_picture(token: str, language: str):
+    """The result of the game packed in *token* as a PNG in *language*
+    (:func:`picture.result_picture`): the page's ``og:image`` and its "Share
+    the picture". The link never changes: cached by browsers for a year."""
+    game, played_on = game_from_token(token)  # a damaged link gets no picture
+    return picture_response(
+        f"sheet:{token}:{language}",
+        lambda: result_picture(score_game(game), played_on, words_in(language)),
+        immutable=True,
+    )
 
 
 @bp.get("/sheet/<token>/edit")

@@ -1,0 +1,218 @@
+"""The result's picture (issue 26, item 1): a PNG beside every sheet and saved
+game, the page's ``og:image``, decoded here with Pillow."""
+
+from __future__ import annotations
+
+import copy
+import io
+from datetime import date
+
+import pytest
+from bs4 import BeautifulSoup
+from PIL import Image, ImageDraw, ImageFont, features
+
+from scorekeeper.engine import Game, score_game
+from scorekeeper.web.links import encode_game
+from scorekeeper.web.picture import (
+    available_fonts,
+    fit,
+    has_glyph,
+    is_right_to_left,
+    lay_out,
+    name_box,
+    panel_text,
+    runs,
+)
+from scorekeeper.words import words_in
+from tests.conftest import CASE_FILES, form_data, load_case, saved_links
+
+FOUR = load_case(next(path for path in CASE_FILES if path.name.startswith("19-")))  # Ada 33 … in input order
+#: Four long names in Chinese, Japanese, Korean and Chinese again: the most glyphs a picture draws.
+LONG_CJK = [
+    "王大锤和他的朋友们一起玩",
+    "やまだ たろう と はなこ さん",
+    "김철수와 친구들이 함께 놀아요",
+    "龍飛鳳舞的書法家張三丰",
+]
+
+
+def og(page: BeautifulSoup) -> dict[str, str]:
+    """The page's Open Graph tags, property → content."""
+    return {tag["property"]: tag["content"] for tag in page.select("meta[property^='og:']")}
+
+
+def picture_of(client, tags: dict[str, str]) -> Image.Image:
+    """The page's og:image fetched (absolute, on this server) and decoded: a PNG of the declared size, ≤ 100 KB."""
+    assert tags["og:image"].startswith("http://localhost/")
+    response = client.get(tags["og:image"].removeprefix("http://localhost"))
+    assert response.status_code == 200 and response.mimetype == "image/png" == tags["og:image:type"]
+    assert len(response.data) <= 100 * 1024
+    image = Image.open(io.BytesIO(response.data))
+    assert image.format == "PNG"
+    assert image.size == (int(tags["og:image:width"]), int(tags["og:image:height"])) == (1200, 630)
+    return image
+
+
+def named(game: dict, names: list[str]) -> dict:
+    game = copy.deepcopy(game)
+    for player, name in zip(game["players"], names, strict=True):
+        player["name"] = name
+    return game
+
+
+def test_a_sheets_picture_is_its_og_image_of_the_declared_size(client):
+    token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
+    page = BeautifulSoup(client.get(f"/sheet/{token}?lang=en").data, "lxml")
+    tags = og(page)
+    assert tags["og:image"] == f"http://localhost/sheet/{token}/picture-en.png"
+    assert tags["og:image:alt"] == page.select_one("#share-text").get_text().splitlines()[0]  # the result's line
+    assert page.select_one("meta[name='twitter:card']")["content"] == "summary_large_image"
+    english = picture_of(client, tags)
+    german = picture_of(client, og(BeautifulSoup(client.get(f"/sheet/{token}?lang=de").data, "lxml")))
+    assert english.convert("RGB").tobytes() != german.convert("RGB").tobytes()  # "1st", "1."
+
+
+def test_a_sheets_picture_is_cached_for_a_year_and_answers_its_etag_with_304(client):
+    path = "/sheet/" + encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30)) + "/picture-fr.png"
+    first = client.get(path)
+    assert first.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert first.headers["ETag"] and "Set-Cookie" not in first.headers
+    assert {"Accept-Language", "Cookie"}.isdisjoint(first.vary)  # the language is in the address
+    again = client.get(path, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and not again.data
+
+
+def test_four_long_cjk_names_still_make_a_picture_under_100_kb(client):
+    token = encode_game(Game.from_dict(named(FOUR["game"], LONG_CJK)), date(2026, 11, 30))
+    response = client.get(f"/sheet/{token}/picture-de.png")
+    assert response.status_code == 200 and len(response.data) <= 100 * 1024
+    assert Image.open(io.BytesIO(response.data)).size == (1200, 630)
+
+
+@pytest.mark.parametrize("path", ["/sheet/2nope/picture-en.png", "/g/nope/picture-en.png"])
+def test_a_damaged_link_or_unknown_game_gets_no_picture(client, path):
+    assert client.get(path).status_code == 404
+
+
+def test_a_picture_in_a_language_not_offered_is_not_found(client):
+    token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
+    assert client.get(f"/sheet/{token}/picture-xx.png").status_code == 404
+
+
+def test_a_saved_games_picture_is_its_og_image_and_changes_its_etag_when_corrected(db_client):
+    token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
+    public, private = saved_links(db_client, db_client.post("/games", data={"token": token}))
+    page = BeautifulSoup(db_client.get(public + "?lang=en").data, "lxml")  # the owner's page: it knows the secret
+    tags = og(page)
+    assert tags["og:image"] == f"http://localhost{public}/picture-en.png"
+    secret = private.rsplit("/", 1)[1]
+    assert secret not in tags["og:image"]
+    before = picture_of(db_client, tags)
+    path = tags["og:image"].removeprefix("http://localhost")
+    first = db_client.get(path)
+    assert first.headers["Cache-Control"] == "public, no-cache" and "Set-Cookie" not in first.headers
+    assert secret.encode() not in first.data and secret not in first.headers["ETag"]
+    assert db_client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    corrected = named(FOUR["game"], ["Zed", "Bo", "Cy", "Di"])
+    response = db_client.post(private + "/edit", data=form_data(corrected) | {"based_on": 1})
+    assert response.status_code == 303
+    after = db_client.get(path, headers={"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 200 and after.headers["ETag"] != first.headers["ETag"]
+    assert Image.open(io.BytesIO(after.data)).convert("RGB").tobytes() != before.convert("RGB").tobytes()
+
+
+def test_the_share_area_offers_the_picture_to_save_without_javascript(client):
+    token = encode_game(Game.from_dict(FOUR["game"]), date(2026, 11, 30))
+    page = BeautifulSoup(client.get(f"/sheet/{token}?lang=de").data, "lxml")
+    link = page.select_one("#download-picture")
+    assert link.get_text() == "Bild speichern" and link["download"] == "drako-result-2026-11-30.png"
+    assert link["href"] == f"http://localhost/sheet/{token}/picture-de.png" and not link.has_attr("hidden")
+    assert page.select_one("#share-picture").has_attr("hidden")  # shown by sheet.js where the phone shares files
+
+
+#: A name per script the picture must draw (issue 26): its characters, each from a font that has it.
+NAMES = {
+    "Chinese": "王小明",
+    "Thai": "สมชาย",
+    "emoji": "Zoë 🐉👩‍👩‍👧",
+    "Arabic": "سارة",
+}
+
+
+@pytest.mark.parametrize("script", NAMES)
+def test_a_name_in_any_script_is_drawn(script):
+    name = NAMES[script]
+    drawn, blank = name_box(name), name_box("")
+    assert drawn.size == blank.size and drawn.tobytes() != blank.tobytes()
+
+
+@pytest.mark.parametrize("script", NAMES)
+def test_no_character_of_a_name_is_drawn_as_a_missing_glyph_box(script):
+    """Each run's font has a glyph for each of its characters (but the joiners and
+    variation selectors an emoji sequence sticks together, which draw nothing)."""
+    for run in runs(NAMES[script]):
+        assert run.font is not None, run
+        for character in run.text:
+            assert has_glyph(run.font, character) or character in "\u200d\ufe0f", (run.font.name, character)
+    expected = {"Chinese": "Noto Sans CJK SC", "Thai": "Noto Sans Thai", "Arabic": "Noto Sans Arabic"}
+    if script in expected:
+        assert [run.font.name for run in runs(NAMES[script]) if run.font] == [expected[script]]
+
+
+def test_a_missing_glyph_box_would_be_seen():
+    """The check above can fail: Noto Sans alone has no Chinese, and draws boxes instead."""
+    latin = available_fonts()[0]
+    assert latin.name == "Noto Sans" and not any(has_glyph(latin, character) for character in NAMES["Chinese"])
+
+
+@pytest.mark.parametrize("emoji", ["🐉", "😀", "⭐", "❤️", "🇩🇪"])
+def test_emoji_are_drawn_in_colour(emoji):
+    """Also those a text font has in black and white (DejaVu Sans: 😀 and ❤, Noto Sans Symbols 2: ⭐)."""
+    assert [run.font.name for run in runs(emoji) if run.font] == ["Noto Color Emoji"]
+    pixels = name_box(emoji).convert("RGB").getcolors(1 << 16) or []
+    assert any(max(colour) - min(colour) > 100 for _count, colour in pixels)  # coloured, not grey text
+
+
+def test_arabic_is_shaped_and_right_to_left():
+    """Pillow's raqm layout (HarfBuzz and FriBiDi) is there: Arabic letters join
+    (their shapes differ from the letters drawn one by one, as the basic layout does)."""
+    assert features.check("raqm")
+    arabic = next(font for font in available_fonts() if font.name == "Noto Sans Arabic")
+    drawn = []
+    for layout in (ImageFont.Layout.RAQM, ImageFont.Layout.BASIC):
+        image = Image.new("L", (200, 60))
+        ImageDraw.Draw(image).text(
+            (10, 10), NAMES["Arabic"], font=ImageFont.truetype(arabic.bold, 32, layout_engine=layout), fill=255
+        )
+        drawn.append(image.tobytes())
+    assert drawn[0] != drawn[1]
+    assert is_right_to_left(NAMES["Arabic"]) and not is_right_to_left(NAMES["Chinese"])
+    line = lay_out("سارة 🐉", 32)  # a name alone: right to left, as its first letter
+    assert [run.font.name for run in line.runs if run.font] == ["Noto Color Emoji", "Noto Sans", "Noto Sans Arabic"]
+    sentence = lay_out("سارة بنت أحمد wins with 33", 32, right_to_left=False)  # the page's sentence: left to right
+    assert [run.text for run in sentence.runs] == ["سارة بنت أحمد", " wins with 33"]  # its spaces where they stand
+
+
+def test_a_symbol_asked_for_as_an_emoji_is_drawn_in_colour():
+    assert [run.font.name for run in runs("Bo ❤️") if run.font] == ["Noto Sans", "Noto Color Emoji"]
+    assert [run.font.name for run in runs("Bo ❤") if run.font] == ["Noto Sans", "DejaVu Sans"]  # as text
+
+
+def test_shared_places_are_drawn_as_on_the_sheet():
+    """Case 18: Ada and Bo share place 1 (R7.4), Cy is 3rd; in German 1., 1., 3."""
+    shared = load_case(next(path for path in CASE_FILES if path.name.startswith("18-")))
+    sheet = score_game(Game.from_dict(shared["game"]))
+    assert [panel_text(r, words_in("en")) for r in sheet.ranked] == [
+        ("1st ★", "Ada", "2 Harmony Points"),
+        ("1st ★", "Bo", "2 Harmony Points"),
+        ("3rd", "Cy", "0 Harmony Points"),
+    ]
+    assert [panel_text(r, words_in("de")).place for r in sheet.ranked] == ["1. ★", "1. ★", "3."]
+
+
+def test_a_name_too_long_for_its_panel_is_drawn_smaller_then_cut():
+    name = "Wanderer of the Endless Marches and Beyond"
+    line = fit(name, 30, 233, bold=True, smallest=18)
+    assert line.width <= 233 and line.size == 18
+    assert "".join(run.text for run in line.runs).endswith("…")
+    assert fit("Quin", 30, 233, bold=True, smallest=18).size == 30  # a short name stays at its size
