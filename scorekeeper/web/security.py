@@ -12,6 +12,9 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
   corrections, deletions and imports per client address.
 - ``PDF_RATE_LIMIT`` (default ``"20 per minute;200 per hour"``): PDF
   downloads per client address (a repeated sheet-link PDF is served from cache).
+- ``PICTURE_RATE_LIMIT`` (default ``"60 per minute;600 per hour"``): result
+  pictures (PNG) per client address (a repeated one is served from cache; a
+  new one takes about 30 ms of CPU, ten sheet pages' worth).
 - ``TABLE_RATE_LIMIT`` (default ``"10 per minute;60 per hour"``): shared
   tables started per client address.
 - ``JOIN_RATE_LIMIT`` (default ``"20 per minute;120 per hour"``): seats taken
@@ -67,6 +70,11 @@ def pdf_rate_limit() -> str:
     return current_app.config["PDF_RATE_LIMIT"]
 
 
+def picture_rate_limit() -> str:
+    """The rate limit for result pictures (each new one takes the server about 30 ms)."""
+    return current_app.config["PICTURE_RATE_LIMIT"]
+
+
 def table_rate_limit() -> str:
     """The rate limit for starting shared tables."""
     return current_app.config["TABLE_RATE_LIMIT"]
@@ -111,6 +119,7 @@ def init_security(app: Flask) -> None:
     app.config.setdefault("HTTPS", False)
     app.config.setdefault("SAVE_RATE_LIMIT", "30 per minute;300 per hour")
     app.config.setdefault("PDF_RATE_LIMIT", "20 per minute;200 per hour")
+    app.config.setdefault("PICTURE_RATE_LIMIT", "60 per minute;600 per hour")
     app.config.setdefault("TABLE_RATE_LIMIT", "10 per minute;60 per hour")
     app.config.setdefault("JOIN_RATE_LIMIT", "20 per minute;120 per hour")
     app.config.setdefault("WRONG_CODE_RATE_LIMIT", "10 per minute;30 per hour")

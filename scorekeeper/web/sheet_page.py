@@ -48,7 +48,7 @@ from .phone_parts import ATTEMPT, CSRF_TOKEN
 from .picture import HEIGHT as PICTURE_HEIGHT
 from .picture import WIDTH as PICTURE_WIDTH
 from .rematch import rematch_url
-from .security import pdf_rate_limit
+from .security import pdf_rate_limit, picture_rate_limit
 from .sheet_parts import category_rows, explanation_rows, grid_cells, grid_key, grid_rows
 
 
@@ -271,6 +271,15 @@ def _too_many_pdfs(limit: RequestLimit) -> Response:
 #: Decorates every PDF address: PDF downloads per client address, counted
 #: together; over the limit, a 429 page that says so (Flask-Limiter's ``on_breach``).
 pdf_limit = limiter.shared_limit(pdf_rate_limit, scope="pdf", on_breach=_too_many_pdfs)
+
+
+def _too_many_pictures(limit: RequestLimit) -> Response:
+    message = gettext("Too many result pictures from your address in a short time. Try again in a minute.")
+    return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
+
+
+#: Decorates every result picture's address, counted together as :data:`pdf_limit` counts PDFs.
+picture_limit = limiter.shared_limit(picture_rate_limit, scope="picture", on_breach=_too_many_pictures)
 
 
 def token_pdf(token: str) -> Response:

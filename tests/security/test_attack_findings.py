@@ -265,3 +265,11 @@ def test_every_address_that_takes_a_table_code_counts_the_wrong_ones(tmp_path):
         statuses = [client.open(path, method=method, data=data, environ_base=address).status_code for _ in range(3)]
         assert statuses[2] == 429, (method, rule.rule, statuses)
         assert statuses[:2] != [429, 429]
+
+
+def test_result_pictures_are_rate_limited(tmp_path):
+    client = make_app(tmp_path, PICTURE_RATE_LIMIT="2 per hour").test_client()
+    path = sheet_path(client)
+    statuses = [client.get(f"{path}/picture-{language}.png").status_code for language in ("en", "de", "fr")]
+    assert statuses == [200, 200, 429]
+    assert "Too many result pictures" in client.get(f"{path}/picture-en.png").get_data(as_text=True)

@@ -87,6 +87,7 @@ from ..sheet_page import (
     SheetLinks,
     pdf_limit,
     pdf_response,
+    picture_limit,
     picture_response,
     qr_response,
     render_sheet_with_save_form,
@@ -287,6 +288,7 @@ def qr(public_id: str):
 
 
 @bp.get(f"/g/<public_id>/picture-<any({', '.join(LANGUAGES)}):language>.png")
+@picture_limit
 def picture(public_id: str, language: str):
     """The saved game's result as a PNG in *language* (the page's ``og:image``):
     names, totals, places, date, ruleset and kingdoms, nothing private. Its

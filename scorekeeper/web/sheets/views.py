@@ -13,7 +13,15 @@ from ..links import encode_game
 from ..picture import result_picture
 from ..rematch import asked_rematch, rematch_form
 from ..security import expired_form_page
-from ..sheet_page import game_from_token, pdf_limit, picture_response, qr_response, token_pdf, token_sheet
+from ..sheet_page import (
+    game_from_token,
+    pdf_limit,
+    picture_limit,
+    picture_response,
+    qr_response,
+    token_pdf,
+    token_sheet,
+)
 
 bp = Blueprint("sheets", __name__)
 
@@ -75,6 +83,7 @@ PICTURE_LANGUAGES = f"any({', '.join(LANGUAGES)})"
 
 
 @bp.get(f"/sheet/<token>/picture-<{PICTURE_LANGUAGES}:language>.png")
+@picture_limit
 def sheet_picture(token: str, language: str):
     """The result of the game packed in *token* as a PNG in *language*
     (:func:`picture.result_picture`): the page's ``og:image`` and its "Share
