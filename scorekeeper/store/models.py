@@ -199,17 +199,20 @@ class PlayerResult(Model):
 
 class KeptStanding(Model):
     """A group whose standing (:mod:`scorekeeper.store.standing`) is kept: its
-    rating snapshots and head-to-head counts hold every saved game. A group
-    without this row (one from before the standing) gets them built in full
-    the first time its page is shown.
+    rating snapshots and head-to-head counts hold every saved game (*complete*),
+    or, while a group from before the standing is being built, every game up to
+    the key (*rated_on*, *rated_id*), built on by each view of its page.
 
-    :ivar built_at: when they were built in full (the group made, or its first page view).
+    :ivar built_at: when it was made (the group made, or its first page view).
     """
 
     __tablename__ = "kept_standings"
 
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
     built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    complete: Mapped[bool] = mapped_column(default=True)
+    rated_on: Mapped[date | None] = mapped_column(Date, default=None)
+    rated_id: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class RatingSnapshot(Model):

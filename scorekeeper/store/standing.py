@@ -20,13 +20,15 @@ or is in. So a change shows on the next page view, and a failed commit leaves
 nothing half done. A merge of two roster players rewrites the snapshots from
 the first game of the one merged away (:func:`players_merged`).
 
-A group made before the standing existed gets its snapshots built in full the
-first time its page is shown (:func:`standing`).
+A group made before the standing existed gets its snapshots built when its
+page is first shown, 10,000 games at a time for up to 10 s per view, each step
+committed (:func:`standing`); changes meanwhile keep what is built so far.
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -34,7 +36,7 @@ from datetime import UTC, date, datetime
 from typing import cast
 
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy import delete, event, insert, select, tuple_
+from sqlalchemy import Table, delete, event, func, insert, select, tuple_
 from sqlalchemy.orm import Session
 
 from .db import db
@@ -50,6 +52,11 @@ MODEL = PlackettLuce()
 _PENDING = "standing-changes"
 _MERGED = "standing-merged"
 _FIRST: tuple[date, int] = (date.min, 0)
+_BEFORE: tuple[date, int] = (date.min, -1)  # before every game: nothing rated yet
+#: A group from before the standing is built this many games at a time (a few seconds each) …
+BUILD_GAMES = 10_000
+#: … for up to this many seconds per view of its page (then it shows how far it is).
+BUILD_SECONDS = 10.0
 
 #: A game as the standing reads it: the date played and (roster player id, place) per seat.
 Places = tuple[date, list[tuple[int, int]]]
@@ -105,7 +112,7 @@ def players_merged(group_id: int, source_id: int, target_id: int) -> None:
     the session commits every season the source played in is rated again from
     the source's first game in it, now as the target's."""
     session = db.session()
-    if not _lock(session, group_id):
+    if _lock(session, group_id) is None:
         return
     since: dict[int, Key] = session.info.setdefault(_MERGED, {}).setdefault(group_id, {})
     order = (PlayerResult.played_on, PlayerResult.game_id)
@@ -139,31 +146,42 @@ def players_merged(group_id: int, source_id: int, target_id: int) -> None:
     )
 
 
-def _lock(session: Session, group_id: int) -> bool:
+def _lock(session: Session, group_id: int) -> KeptStanding | None:
     """Take the group's row for this transaction (PostgreSQL: other changes of
     the group's standing wait; SQLite writes one transaction at a time anyway)
-    and say whether its standing is kept."""
+    and read, afresh, whether and how far its standing is kept."""
     session.execute(select(Group.id).where(Group.id == group_id).with_for_update())
-    return session.get(KeptStanding, group_id) is not None
+    return session.scalar(
+        select(KeptStanding).where(KeptStanding.group_id == group_id).execution_options(populate_existing=True)
+    )
+
+
+def _rated_through(kept: KeptStanding) -> Key | None:
+    """The last key the standing holds while it is being built (``None``: complete, no limit)."""
+    if kept.complete:
+        return None
+    return (kept.rated_on, kept.rated_id) if kept.rated_on is not None and kept.rated_id is not None else _BEFORE
 
 
 def _keep(session: Session, group_id: int, changes: list[tuple[int, Places | None]], merged: dict[int, Key]) -> None:
     """Bring the group's standing up to date after *changes* (game id, its
     places before or ``None``) and a merge's seasons to rate again from a key."""
-    if not _lock(session, group_id):
-        return  # built in full when its page is first shown
-    since: dict[int, Key] = dict(merged)
+    kept = _lock(session, group_id)
+    if kept is None:
+        return  # built when its page is first shown
+    limit = _rated_through(kept)  # while it is being built, beyond this the build counts each game
+    since: dict[int, Key] = {season: key for season, key in merged.items() if limit is None or key <= limit}
     counts: dict[tuple[int, int, int], list[int]] = defaultdict(lambda: [0, 0])
     for game_id, old in changes:
         for state, sign in ((old, -1), (_places(session, game_id), 1)):
-            if state is None:
+            if state is None or (limit is not None and (state[0], game_id) > limit):
                 continue
             day, places = state
             for season in (ALL_TIME, day.year):
                 since[season] = min(since.get(season, (day, game_id)), (day, game_id))
                 _count_pairs(counts, season, places, sign)
     _move_counts(session, group_id, counts)
-    _rate(session, group_id, since)
+    _rate(session, group_id, since, until=limit)
 
 
 def _places(session: Session, game_id: int) -> Places | None:
@@ -202,19 +220,31 @@ def _move_counts(session: Session, group_id: int, counts: dict[tuple[int, int, i
     session.flush()
 
 
-def _rate(session: Session, group_id: int, since: dict[int, Key], *, count_pairs: bool = False) -> None:
+def _rate(
+    session: Session,
+    group_id: int,
+    since: dict[int, Key],
+    *,
+    until: Key | None = None,
+    count_pairs: bool = False,
+) -> None:
     """Rewrite the group's snapshots of each season in *since* from its key on
-    (that game included), in one pass over the group's games from the earliest
-    key; with *count_pairs*, rebuild the head-to-head counts too (a full build)."""
+    (that game included) up to *until* (included; ``None``: the latest game), in
+    one pass over the group's games; with *count_pairs*, add those games to the
+    head-to-head counts too (a build)."""
     if not since:
         return
     snapshot_key = tuple_(RatingSnapshot.played_on, RatingSnapshot.game_id)
+    game_key = tuple_(SavedGame.played_on, SavedGame.id)
     roster = session.scalars(select(Player.id).where(Player.group_id == group_id)).all()
-    state: dict[int, dict[int, tuple[float, float, int, int, int]]] = {}
+    state: dict[int, dict[int, list]] = {}
     for season, key in since.items():
         session.execute(
             delete(RatingSnapshot).where(
-                RatingSnapshot.group_id == group_id, RatingSnapshot.season == season, snapshot_key >= tuple_(*key)
+                RatingSnapshot.group_id == group_id,
+                RatingSnapshot.season == season,
+                snapshot_key >= tuple_(*key),
+                *([snapshot_key <= tuple_(*until)] if until else []),
             )
         )
         state[season] = {}
@@ -237,7 +267,8 @@ def _rate(session: Session, group_id: int, since: dict[int, Key], *, count_pairs
                 .limit(1)
             ).first()
             if before is not None:
-                state[season][player] = tuple(before)  # type: ignore[assignment]
+                mu, sigma, games, wins, points = before
+                state[season][player] = [PlackettLuceRating(mu, sigma), games, wins, points]
     start = min(since.values())
     last_season = max(since) if ALL_TIME not in since else None
     rows = session.execute(
@@ -247,13 +278,15 @@ def _rate(session: Session, group_id: int, since: dict[int, Key], *, count_pairs
         .join(SavedGame, SavedGame.id == PlayerResult.game_id)
         .where(
             SavedGame.group_id == group_id,
-            tuple_(SavedGame.played_on, SavedGame.id) >= tuple_(*start),
-            PlayerResult.player_id.is_not(None),
+            game_key >= tuple_(*start),
+            *([game_key <= tuple_(*until)] if until else []),
             *([SavedGame.played_on < date(last_season + 1, 1, 1)] if last_season else []),
+            PlayerResult.player_id.is_not(None),
         )
         .order_by(SavedGame.played_on, SavedGame.id, PlayerResult.seat)
         .execution_options(yield_per=5000)
     )
+    snapshots = cast(Table, RatingSnapshot.__table__)
     batch: list[dict] = []
     pairs: dict[tuple[int, int, int], list[int]] = defaultdict(lambda: [0, 0])
     for game_id, seats in itertools.groupby(rows, key=lambda row: row[0]):
@@ -266,10 +299,10 @@ def _rate(session: Session, group_id: int, since: dict[int, Key], *, count_pairs
                 _count_pairs(pairs, season, [(p, place) for p, place, _ in results], 1)
             batch.extend(_rated(group_id, season, game_id, day, results, state.setdefault(season, {})))
         if len(batch) >= 5000:
-            session.execute(insert(RatingSnapshot), batch)
+            session.execute(insert(snapshots), batch)  # the table's insert: no ORM bookkeeping per row
             batch.clear()
     if batch:
-        session.execute(insert(RatingSnapshot), batch)
+        session.execute(insert(snapshots), batch)
     if count_pairs:
         _move_counts(session, group_id, pairs)
 
@@ -280,16 +313,16 @@ def _rated(
     game_id: int,
     day: date,
     results: list[tuple[int, int, int]],
-    state: dict[int, tuple[float, float, int, int, int]],
+    state: dict[int, list],
 ) -> Iterator[dict]:
     """The snapshot rows of one game (roster player, place, total per seat),
-    moving *state* (per player: mu, sigma, games, wins, points) on."""
-    before = [state.get(player, (MODEL.mu, MODEL.sigma, 0, 0, 0)) for player, _, _ in results]
-    teams = [[PlackettLuceRating(mu, sigma)] for mu, sigma, *_ in before]
-    rated = MODEL.rate(teams, ranks=[float(place) for _, place, _ in results])
+    moving *state* (per player: rating, games, wins, points) on."""
+    # a new player's rating: one object each (rate() copies the teams; a shared object would be one player)
+    before = [state.get(player) or [PlackettLuceRating(MODEL.mu, MODEL.sigma), 0, 0, 0] for player, _, _ in results]
+    rated = MODEL.rate([[rating] for rating, *_ in before], ranks=[float(place) for _, place, _ in results])
     winners = sum(1 for _, place, _ in results if place == 1)
-    for (player, place, total), (_, _, games, wins, points), [rating] in zip(results, before, rated, strict=True):
-        now = (rating.mu, rating.sigma, games + 1, wins + (place == 1 and winners == 1), points + total)
+    for (player, place, total), (_, games, wins, points), [rating] in zip(results, before, rated, strict=True):
+        now = [rating, games + 1, wins + (place == 1 and winners == 1), points + total]
         state[player] = now
         yield {
             "group_id": group_id,
@@ -297,29 +330,50 @@ def _rated(
             "game_id": game_id,
             "player_id": player,
             "played_on": day,
-            "mu": now[0],
-            "sigma": now[1],
-            "games": now[2],
-            "wins": now[3],
-            "points": now[4],
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "games": now[1],
+            "wins": now[2],
+            "points": now[3],
         }
 
 
-def _build(session: Session, group_id: int) -> None:
-    """Rate every game of the group in every season, and count head to head,
-    from nothing (a group from before the standing)."""
-    if _lock(session, group_id):
-        return  # built meanwhile by another request
-    session.execute(delete(RatingSnapshot).where(RatingSnapshot.group_id == group_id))
-    session.execute(delete(HeadToHeadCount).where(HeadToHeadCount.group_id == group_id))
-    since = {season: _FIRST for season in (ALL_TIME, *seasons(group_id))}
-    _rate(session, group_id, since, count_pairs=True)
-    session.add(KeptStanding(group_id=group_id, built_at=datetime.now(UTC)))
+def _build_some(session: Session, group_id: int, games: int = BUILD_GAMES) -> bool:
+    """Rate the next *games* games of a group from before the standing (in
+    every season and all time, and count them head to head) after those rated
+    so far; the first call starts it. Commit after it.
+
+    :returns: whether the standing now holds every game of the group.
+    """
+    kept = _lock(session, group_id)
+    if kept is None:
+        session.execute(delete(RatingSnapshot).where(RatingSnapshot.group_id == group_id))
+        session.execute(delete(HeadToHeadCount).where(HeadToHeadCount.group_id == group_id))
+        kept = KeptStanding(group_id=group_id, built_at=datetime.now(UTC), complete=False)
+        session.add(kept)
+    if kept.complete:
+        return True
+    after = _rated_through(kept) or _BEFORE
+    start: Key = (after[0], after[1] + 1)  # the next key: ids are whole numbers
+    game_key = tuple_(SavedGame.played_on, SavedGame.id)
+    last = session.execute(  # the step's last game, and whether any comes after it
+        select(SavedGame.played_on, SavedGame.id)
+        .where(SavedGame.group_id == group_id, game_key >= tuple_(*start))
+        .order_by(SavedGame.played_on, SavedGame.id)
+        .offset(games - 1)
+        .limit(2)
+    ).all()
+    until: Key | None = (last[0][0], last[0][1]) if len(last) == 2 else None
+    years = [year for year in seasons(group_id) if year >= start[0].year and (until is None or year <= until[0].year)]
+    _rate(session, group_id, {season: start for season in (ALL_TIME, *years)}, until=until, count_pairs=True)
+    kept.complete = until is None
+    kept.rated_on, kept.rated_id = until if until is not None else (None, None)
+    return kept.complete
 
 
 def keep_from_now(group: Group) -> None:
     """Mark the new *group* (no games yet) as one whose standing is kept from its first game."""
-    db.session.add(KeptStanding(group_id=group.id, built_at=datetime.now(UTC)))
+    db.session.add(KeptStanding(group_id=group.id, built_at=datetime.now(UTC), complete=True))
 
 
 # --- reading the standing -------------------------------------------------------------------
@@ -387,22 +441,45 @@ class Standing:
     :ivar seasons: the years with games, newest first (the season filter).
     :ivar players: highest rating first (then more games, then by name).
     :ivar rivalries: each pair that met, in the order of the standing.
+    :ivar building: while a group from before the standing is being built:
+        (games rated so far, games of the group); else ``None``.
     """
 
     season: int
     seasons: list[int]
     players: list[PlayerStanding]
     rivalries: list[Rivalry]
+    building: tuple[int, int] | None = None
 
 
-def standing(group: Group, season: int = ALL_TIME) -> Standing:
+def _being_built(group: Group) -> Standing:
+    """A standing still being built: (games rated so far, games of the group)."""
+    kept = db.session.get(KeptStanding, group.id)
+    assert kept is not None and kept.rated_on is not None and kept.rated_id is not None
+    mine = SavedGame.group_id == group.id
+    games = db.session.scalar(select(func.count()).select_from(SavedGame).where(mine)) or 0
+    key = tuple_(SavedGame.played_on, SavedGame.id) <= tuple_(kept.rated_on, kept.rated_id)
+    rated = db.session.scalar(select(func.count()).select_from(SavedGame).where(mine, key)) or 0
+    return Standing(ALL_TIME, [], [], [], (rated, games))
+
+
+def standing(group: Group, season: int = ALL_TIME, budget: float = BUILD_SECONDS, step: int = BUILD_GAMES) -> Standing:
     """*group*'s standing in *season* (a year, or :data:`ALL_TIME`), read
     from the kept snapshots: a few index look-ups per roster player and one
-    for head to head, however many games. A group from before the standing is
-    built first (once; this commits).
+    for head to head, however many games.
+
+    A group from before the standing is built first, *step* games at a time,
+    each step committed, for up to *budget* seconds; if that is not enough,
+    the standing returned has no players but says how far the build is
+    (:attr:`Standing.building`), and the next call builds on.
     """
-    if db.session.get(KeptStanding, group.id) is None:
-        _build(db.session(), group.id)
+    kept = db.session.get(KeptStanding, group.id)
+    if kept is None or not kept.complete:
+        started = time.monotonic()
+        while not _build_some(db.session(), group.id, step):
+            db.session.commit()
+            if time.monotonic() - started > budget:
+                return _being_built(group)
         db.session.commit()
     roster = db.session.execute(select(Player.id, Player.name).where(Player.group_id == group.id)).all()
     players: list[PlayerStanding] = []

@@ -19,7 +19,7 @@ from scorekeeper.engine import Game
 from scorekeeper.store import db
 from scorekeeper.store import games as store
 from scorekeeper.store import groups as store_groups
-from scorekeeper.store.models import HeadToHeadCount, KeptStanding, RatingSnapshot
+from scorekeeper.store.models import HeadToHeadCount, KeptStanding, PlayerResult, RatingSnapshot, SavedGame
 from scorekeeper.store.standing import ALL_TIME, note_change, seasons, standing
 from tests.bulk import add_games, make_group
 from tests.conftest import CASE_FILES, load_case
@@ -145,6 +145,45 @@ def test_a_group_from_before_the_standing_is_built_on_first_reading(db_app):
         assert sum(h.games for h in head if h.season == ALL_TIME) == sum(
             h.games for h in head if h.season != ALL_TIME
         )  # every game in one year and in all time
+
+
+def kept_rows(group) -> tuple[dict, dict]:
+    """Every snapshot and head-to-head count of *group*, by their keys."""
+    snapshots = {
+        (r.season, r.game_id, r.player_id): (round(r.mu, 9), round(r.sigma, 9), r.games, r.wins, r.points)
+        for r in db.session.scalars(select(RatingSnapshot).where(RatingSnapshot.group_id == group.id))
+    }
+    counts = {
+        (h.season, h.player_id, h.other_id): (h.games, h.ahead)
+        for h in db.session.scalars(select(HeadToHeadCount).where(HeadToHeadCount.group_id == group.id))
+    }
+    return snapshots, counts
+
+
+def test_a_group_from_before_is_built_a_step_at_a_time_and_kept_meanwhile(db_app):
+    with db_app.app_context():
+        group = make_group()
+        add_games(40, group=group, first=date(2025, 11, 1), days=90)  # 1 Nov 2025 to 29 Jan 2026
+        # each view builds one step of 15 games when it has no time left (budget 0), and says how far it is
+        assert standing(group, budget=0, step=15).building == (15, 40)
+        assert standing(group, budget=0, step=15).building == (30, 40)
+        # meanwhile: a game dated before all others, one after, a correction and a deletion on either side
+        store.save_game(game_of(TWO, "Bo", "Ada"), store.Details(date(2025, 10, 1)), group=group)
+        store.save_game(game_of(TWO, "Cy", "Ada"), store.Details(date(2026, 3, 1)), group=group)
+        games = db.session.scalars(
+            select(SavedGame).where(SavedGame.group_id == group.id).order_by(SavedGame.played_on, SavedGame.id)
+        ).all()
+        store.correct_game(games[5], game_of(TWO, "Di", "Eli"), store.Details(date(2026, 2, 1)), based_on=1)
+        store.delete_game(games[3])  # in the part built
+        store.delete_game(games[-2])  # in the part not built yet
+        assert standing(group, budget=0, step=15).building is None  # the rest, and done
+        stepwise = kept_rows(group)
+        db.session.delete(db.session.get(KeptStanding, group.id))  # built again, at once
+        db.session.commit()
+        assert standing(group).building is None
+        assert kept_rows(group) == stepwise
+        seats = select(func.count()).select_from(PlayerResult).join(SavedGame).where(SavedGame.group_id == group.id)
+        assert sum(p.games for p in standing(group).players) == db.session.scalar(seats)  # every seat counted once
 
 
 @pytest.mark.parametrize("failing", ["correct", "delete"])

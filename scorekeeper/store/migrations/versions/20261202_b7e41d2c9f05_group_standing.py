@@ -1,10 +1,11 @@
 """group standing: rating snapshots per season and head-to-head counts (issue 26, item 2).
 
 The tables start empty, and no group is in ``kept_standings``: each group's
-standing (its games rated with OpenSkill) is built in full the first time its
-page is shown after the upgrade (store.standing.standing), and kept from then
-on by every save, correction, deletion and merge. Rating in a migration would
-tie it to today's rating code and make the upgrade as long as the largest group.
+standing (its games rated with OpenSkill) is built lazily, when its page is
+first shown after the upgrade, 10,000 games at a time, for up to 10 s per view
+(store.standing.standing), and kept from then on by every save, correction,
+deletion and merge. Rating in the migration would tie it to today's rating code
+and make the upgrade as long as the largest group (about a minute at 100,000 games).
 
 Revision ID: b7e41d2c9f05
 Revises: 8d2b4e6f1a30
@@ -27,6 +28,9 @@ def upgrade():
         "kept_standings",
         sa.Column("group_id", sa.Integer(), nullable=False),
         sa.Column("built_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("complete", sa.Boolean(), nullable=False),
+        sa.Column("rated_on", sa.Date(), nullable=True),
+        sa.Column("rated_id", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(["group_id"], ["groups.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("group_id"),
     )
