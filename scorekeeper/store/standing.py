@@ -271,7 +271,7 @@ def _rate(
                 state[season][player] = [PlackettLuceRating(mu, sigma), games, wins, points]
     start = min(since.values())
     last_season = max(since) if ALL_TIME not in since else None
-    rows = session.execute(
+    rows = session.connection().execute(  # Core rows: hundreds of thousands when a change is years back
         select(
             PlayerResult.game_id, SavedGame.played_on, PlayerResult.player_id, PlayerResult.place, PlayerResult.total
         )
