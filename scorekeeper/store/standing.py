@@ -51,7 +51,6 @@ MODEL = PlackettLuce()
 
 _PENDING = "standing-changes"
 _MERGED = "standing-merged"
-_FIRST: tuple[date, int] = (date.min, 0)
 _BEFORE: tuple[date, int] = (date.min, -1)  # before every game: nothing rated yet
 #: A group from before the standing is built this many games at a time (a few seconds each) …
 BUILD_GAMES = 10_000
