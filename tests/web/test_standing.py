@@ -53,7 +53,8 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
     assert [th.get_text() for th in english.select("#standing-table thead th")] == [
         "Player", "Rating", "Games", "Wins", "Average", "Last games",
     ]  # fmt: skip
-    # all time: Cy 2.5 (lost to no one alone), Bo 1.1, Ada −0.9 (tests/store/test_standing.py)
+    # all time (tests/store/test_standing.py): Cy 2.5 (third on 31 Dec, then beat Ada),
+    # Bo 1.1 (one shared place 1), Ada −0.9
     assert rows(english) == [
         ["Cy", "2.5", "2", "1", "10.5"],
         ["Bo", "1.1", "1", "0", "2.0"],
