@@ -33,6 +33,7 @@ from ..engine import (
 )
 from .db import db
 from .models import GameRevision, Group, Player, PlayerResult, SavedGame
+from .standing import note_change
 
 MAX_LOCATION = 100
 MAX_NOTES = 2000
@@ -155,6 +156,7 @@ def save_game(
     )
     _apply(saved, game, details, now)
     db.session.add(saved)
+    note_change(saved)  # the group's standing follows before the commit (store.standing)
     if commit:
         db.session.commit()
     return saved, token
@@ -223,6 +225,7 @@ def correct_game(saved: SavedGame, game: Game, details: Details, based_on: int) 
     """
     if saved.revision != based_on:
         raise GameChanged()
+    note_change(saved)
     try:
         _apply(saved, game, details, _now())  # may flush: the version check can fire here
         db.session.commit()
@@ -233,7 +236,8 @@ def correct_game(saved: SavedGame, game: Game, details: Details, based_on: int) 
 
 
 def delete_game(saved: SavedGame) -> None:
-    """Remove the game, its revisions and its results."""
+    """Remove the game, its revisions and its results (and its part of the group's standing)."""
+    note_change(saved)
     db.session.delete(saved)
     db.session.commit()
 

@@ -27,6 +27,7 @@ from ..engine import GameError, display_name, name_key, shows_a_name
 from .db import db
 from .games import has_hidden_controls
 from .models import Group, Player, PlayerResult, SavedGame
+from .standing import keep_from_now, players_merged
 
 MAX_GROUP_NAME = 60
 MAX_PLAYER_NAME = 40
@@ -85,6 +86,8 @@ def create_group(
         public_id=_public_id(), name=name, invite_hash=_hash(secret) if invite else "", created_at=datetime.now(UTC)
     )
     db.session.add(group)
+    db.session.flush()
+    keep_from_now(group)  # no games yet: its standing is kept from the first
     if commit:
         db.session.commit()
     else:
@@ -257,6 +260,7 @@ def merge_players(source: Player, target: Player) -> Player:
     )
     if together is not None:
         raise GameError("roster-merge-played-together", together=together)
+    players_merged(source.group_id, source.id, target.id)  # ratings and head to head follow the person
     db.session.execute(
         update(PlayerResult)
         .where(PlayerResult.player_id == source.id)

@@ -10,13 +10,19 @@ recomputed from the entry.
 belongs to one, and history, stats and exports show a phone only its groups'
 games. ``players`` is a group's roster: one row per person, to which each
 result points, so a rename or a merge carries the person's history and stats.
+
+A group's standing (store.standing) is kept beside them: ``kept_standings``
+marks a group whose ratings are up to date, ``rating_snapshots`` holds each
+player's rating after each game, per season, and ``head_to_head`` who placed
+ahead of whom how often; all three are rewritten in the transaction that
+saves, corrects or deletes a game.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Date, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import Model
@@ -189,6 +195,78 @@ class PlayerResult(Model):
     @property
     def won(self) -> bool:
         return self.place == 1
+
+
+class KeptStanding(Model):
+    """A group whose standing (:mod:`scorekeeper.store.standing`) is kept: its
+    rating snapshots and head-to-head counts hold every saved game (*complete*),
+    or, while a group from before the standing is being built, every game up to
+    the key (*rated_on*, *rated_id*), built on by each view of its page.
+
+    :ivar built_at: when it was made (the group made, or its first page view).
+    """
+
+    __tablename__ = "kept_standings"
+
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    complete: Mapped[bool] = mapped_column(default=True)
+    rated_on: Mapped[date | None] = mapped_column(Date, default=None)
+    rated_id: Mapped[int | None] = mapped_column(Integer, default=None)
+
+
+class RatingSnapshot(Model):
+    """A roster player's OpenSkill rating (Plackett-Luce) just after one game of
+    a group's season, and what their games of that season add up to so far.
+
+    :ivar season: the calendar year of the games counted, or 0 for all time.
+    :ivar played_on: the game's date; with *game_id* the key games are rated in
+        (History's order). The game and the player are plain ids, not foreign
+        keys: the standing rewrites these rows itself whenever a game or a
+        roster entry changes (a foreign key would make every deletion scan them).
+    :ivar mu: the rating's mean; :ivar sigma: its standard deviation (skill points).
+    :ivar games: games of the season up to this one; :ivar wins: of them in
+        place 1 alone; :ivar points: the sum of their totals (Harmony Points).
+    """
+
+    __tablename__ = "rating_snapshots"
+    __table_args__ = (
+        # a player's latest rating and path in a season, newest first
+        Index("ix_rating_snapshots_player", "group_id", "season", "player_id", "played_on", "game_id"),
+        # a season's games from a key onwards (rewritten after a change)
+        Index("ix_rating_snapshots_key", "group_id", "season", "played_on", "game_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    season: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(Integer)
+    played_on: Mapped[date] = mapped_column(Date)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+
+
+class HeadToHeadCount(Model):
+    """How often one roster player finished ahead of another in a group's season.
+
+    :ivar season: calendar year, or 0 for all time.
+    :ivar games: games both played; :ivar ahead: of them, those in which
+        *player_id* had the better place (a smaller number, R7); a shared place
+        is ahead for neither.
+    """
+
+    __tablename__ = "head_to_head"
+
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    season: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    other_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    ahead: Mapped[int] = mapped_column(Integer)
 
 
 class ScoreTable(Model):

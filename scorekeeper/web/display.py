@@ -110,6 +110,45 @@ def totals_chart(values: list[float], labels: list[str], width: int = 360, heigh
     return Chart(width, height, points, [(y(t), t) for t in ticks], y(0) if low < 0 < high else None)
 
 
+@dataclass(frozen=True)
+class Sparkline:
+    """A small line without axes, laid out for inline SVG in a width × height box (CSS px).
+
+    :ivar points: the polyline's ``"x,y x,y …"``; :ivar last: where the latest point is;
+    :ivar zero_y: the height of the value 0 (``None`` when 0 is off the scale).
+    """
+
+    width: int
+    height: int
+    points: str
+    last: tuple[float, float]
+    zero_y: float | None
+
+
+def sparklines(paths: list[list[float]], width: int = 60, height: int = 26) -> list[Sparkline]:
+    """A sparkline of each of *paths* (a player's ratings after their latest
+    games, oldest first: a standing's path), all on one scale with 0 in it, so
+    the lines of two players compare; the latest value at the right edge, a
+    shorter path ending there too."""
+    pad = 3
+    values = [v for path in paths for v in path]
+    low, high = min([0.0, *values]), max([0.0, *values])
+    if high - low < 1:
+        high = low + 1
+
+    def y(value: float) -> float:
+        return round(pad + (high - value) * (height - 2 * pad) / (high - low), 1)
+
+    longest = max((len(path) for path in paths), default=1)
+    step = (width - 2 * pad) / max(1, longest - 1)
+    lines = []
+    for path in paths:
+        start = width - pad - step * (len(path) - 1)
+        xy = [(round(start + i * step, 1), y(v)) for i, v in enumerate(path)]
+        lines.append(Sparkline(width, height, " ".join(f"{x},{y_}" for x, y_ in xy), xy[-1], y(0)))
+    return lines
+
+
 def conflict_path(first: int, second: int) -> str:
     """An SVG path (viewBox ``0 0 4 4``, one unit a cell) linking two cells in
     conflict along the gaps between cards, never across a card's symbol, code

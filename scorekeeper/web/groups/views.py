@@ -16,8 +16,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ...engine import GameError
 from ...store import groups as store_groups
+from ...store import standing as store_standing
 from ...store.models import Group
-from ..display import qr_fits, qr_svg_file
+from ..display import qr_fits, qr_svg_file, sparklines
 from ..extensions import limiter
 from ..i18n import error_text, gettext
 from ..membership import invite_secret, is_open_history, join, leave, phone_groups
@@ -59,17 +60,28 @@ def _member_group(public_id: str) -> tuple[Group, str]:
     return group, secret
 
 
+def _season(text: str | None) -> int:
+    """The season asked for by ``?season=``: a year (``2026``), else all time (``all``, nothing, anything else)."""
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and 1 <= int(text) <= 9999 else store_standing.ALL_TIME
+
+
 @bp.get("/groups/<public_id>")
 def group_page(public_id: str):
-    """A group's page: its invite link and QR code, its roster (rename, merge), leaving it."""
+    """A group's page: its standing (``?season=`` a year, or all time), its
+    invite link and QR code, its roster (rename, merge), leaving it."""
     group, secret = _member_group(public_id)
     invite = url_for(".join_group", public_id=group.public_id, secret=secret, _external=True)
+    standing = store_standing.standing(group, _season(request.args.get("season")))
     page = render_template(
         "groups/group.html",
         group=group,
         invite=invite,
         qr=qr_fits(invite),
         roster=store_groups.roster_entries(group),
+        standing=standing,
+        lines=sparklines([player.path for player in standing.players]),
+        path_games=max((len(player.path) for player in standing.players), default=0),
         form=FlaskForm(),
     )
     return _private(Response(page, mimetype="text/html"))

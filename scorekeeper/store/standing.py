@@ -1,0 +1,545 @@
+"""A group's standing: each roster player's rating, games, wins and average
+total, the rating's path over their latest games, and head to head, for each
+calendar year (a season) and for all time (docs/standing.md).
+
+Ratings are OpenSkill's Plackett-Luce model (the ``openskill`` library, its
+default settings: a new player has mu 25, sigma 25/3): every game of a group's
+season, in History's order (date played, then the order saved), rates its
+players by their places (R7), a shared place as a tie. The rating shown is the
+*ordinal*, mu − 3·sigma: it starts at 0 and rises as a player both wins and
+becomes known, so a lucky first game does not top the table.
+
+Rating 100,000 games takes seconds, so nothing is rated when a page is shown:
+the player's rating after each game is stored (``rating_snapshots``, per
+season and for all time) and head-to-head counts are kept (``head_to_head``).
+Saving, correcting or deleting a game notes the change
+(:func:`note_change`); just before the transaction commits, the group's row is
+locked, its head-to-head counts are moved by the game's old and new places,
+and the snapshots are rewritten from that game onwards, in each season it was
+or is in. So a change shows on the next page view, and a failed commit leaves
+nothing half done. A merge of two roster players rewrites the snapshots from
+the first game of the one merged away (:func:`players_merged`).
+
+A group made before the standing existed gets its snapshots built when its
+page is first shown, 10,000 games at a time for up to 10 s per view, each step
+committed (:func:`standing`); changes meanwhile keep what is built so far.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import cast
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+from sqlalchemy import delete, event, func, select, tuple_
+from sqlalchemy.orm import Session
+
+from .db import db
+from .models import Group, HeadToHeadCount, KeptStanding, Player, PlayerResult, RatingSnapshot, SavedGame
+
+#: The season that holds every game.
+ALL_TIME = 0
+#: How many of a player's latest ratings the path shows.
+PATH_GAMES = 10
+#: OpenSkill's Plackett-Luce model with the library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).
+MODEL = PlackettLuce()
+
+_PENDING = "standing-changes"
+_MERGED = "standing-merged"
+_BEFORE: tuple[date, int] = (date.min, -1)  # before every game: nothing rated yet
+#: A group from before the standing is built this many games at a time (a few seconds each) …
+BUILD_GAMES = 10_000
+#: … for up to this many seconds per view of its page (then it shows how far it is).
+BUILD_SECONDS = 10.0
+
+#: A game as the standing reads it: the date played and (roster player id, place) per seat.
+Places = tuple[date, list[tuple[int, int]]]
+Key = tuple[date, int]
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating shown: mu − 3·sigma (OpenSkill's ``ordinal``), in skill points."""
+    return mu - 3 * sigma
+
+
+# --- keeping the standing -------------------------------------------------------------------
+
+
+def note_change(saved: SavedGame) -> None:
+    """Note that *saved* is about to be saved, corrected or deleted (call it
+    before the change, while its results are still the old ones): its group's
+    standing is brought up to date just before the session commits."""
+    if saved.group_id is None and saved.group is None:
+        return
+    old: Places | None = None
+    if saved.id is not None and saved.group_id is not None:
+        old = (saved.played_on, [(r.player_id, r.place) for r in saved.results if r.player_id is not None])
+    db.session.info.setdefault(_PENDING, []).append((saved, old))
+
+
+@event.listens_for(Session, "before_commit")
+def _before_commit(session: Session) -> None:
+    pending = session.info.pop(_PENDING, None)
+    merged = session.info.pop(_MERGED, None)
+    if not pending and not merged:
+        return
+    session.flush()
+    changes: dict[int, list[tuple[int, Places | None]]] = defaultdict(list)
+    for saved, old in pending or []:
+        group_id = saved.group_id if saved.group_id is not None else (saved.group.id if saved.group else None)
+        if group_id is not None and saved.id is not None:
+            changes[group_id].append((saved.id, old))
+    for group_id in {*changes, *(merged or {})}:
+        _keep(session, group_id, changes.get(group_id, []), (merged or {}).get(group_id, {}))
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _after_rollback(session: Session, previous_transaction: object) -> None:
+    session.info.pop(_PENDING, None)
+    session.info.pop(_MERGED, None)
+
+
+def players_merged(group_id: int, source_id: int, target_id: int) -> None:
+    """Note that every result of roster player *source_id* is about to become
+    *target_id*'s (call it before the results change): their head-to-head
+    counts become the target's now, the source's ratings go, and just before
+    the session commits every season the source played in is rated again from
+    the source's first game in it, now as the target's."""
+    session = db.session()
+    if _lock(session, group_id) is None:
+        return
+    since: dict[int, Key] = session.info.setdefault(_MERGED, {}).setdefault(group_id, {})
+    order = (PlayerResult.played_on, PlayerResult.game_id)
+    first = session.execute(select(*order).where(PlayerResult.player_id == source_id).order_by(*order).limit(1)).first()
+    while first is not None:
+        key: Key = (first[0], first[1])
+        since[first[0].year] = min(since.get(first[0].year, key), key)
+        since[ALL_TIME] = min(since.get(ALL_TIME, key), key)
+        first = session.execute(
+            select(*order)
+            .where(PlayerResult.player_id == source_id, PlayerResult.played_on >= date(key[0].year + 1, 1, 1))
+            .order_by(*order)
+            .limit(1)
+        ).first()
+    moved: dict[tuple[int, int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for row in session.scalars(
+        select(HeadToHeadCount).where(
+            HeadToHeadCount.group_id == group_id,
+            (HeadToHeadCount.player_id == source_id) | (HeadToHeadCount.other_id == source_id),
+        )
+    ):
+        player = target_id if row.player_id == source_id else row.player_id
+        other = target_id if row.other_id == source_id else row.other_id
+        moved[(row.season, player, other)][0] += row.games
+        moved[(row.season, player, other)][1] += row.ahead
+        session.delete(row)
+    session.flush()
+    _move_counts(session, group_id, moved)
+    session.execute(
+        delete(RatingSnapshot).where(RatingSnapshot.group_id == group_id, RatingSnapshot.player_id == source_id)
+    )
+
+
+def _lock(session: Session, group_id: int) -> KeptStanding | None:
+    """Take the group's row for this transaction (PostgreSQL: other changes of
+    the group's standing wait; SQLite writes one transaction at a time anyway)
+    and read, afresh, whether and how far its standing is kept."""
+    session.execute(select(Group.id).where(Group.id == group_id).with_for_update())
+    return session.scalar(
+        select(KeptStanding).where(KeptStanding.group_id == group_id).execution_options(populate_existing=True)
+    )
+
+
+def _rated_through(kept: KeptStanding) -> Key | None:
+    """The last key the standing holds while it is being built (``None``: complete, no limit)."""
+    if kept.complete:
+        return None
+    return (kept.rated_on, kept.rated_id) if kept.rated_on is not None and kept.rated_id is not None else _BEFORE
+
+
+def _keep(session: Session, group_id: int, changes: list[tuple[int, Places | None]], merged: dict[int, Key]) -> None:
+    """Bring the group's standing up to date after *changes* (game id, its
+    places before or ``None``) and a merge's seasons to rate again from a key."""
+    kept = _lock(session, group_id)
+    if kept is None:
+        return  # built when its page is first shown
+    limit = _rated_through(kept)  # while it is being built, beyond this the build counts each game
+    since: dict[int, Key] = {season: key for season, key in merged.items() if limit is None or key <= limit}
+    counts: dict[tuple[int, int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for game_id, old in changes:
+        for state, sign in ((old, -1), (_places(session, game_id), 1)):
+            if state is None or (limit is not None and (state[0], game_id) > limit):
+                continue
+            day, places = state
+            for season in (ALL_TIME, day.year):
+                since[season] = min(since.get(season, (day, game_id)), (day, game_id))
+                _count_pairs(counts, season, places, sign)
+    _move_counts(session, group_id, counts)
+    _rate(session, group_id, since, until=limit)
+
+
+def _places(session: Session, game_id: int) -> Places | None:
+    """The game's date and places as stored now (``None``: it was deleted)."""
+    rows = session.execute(
+        select(PlayerResult.played_on, PlayerResult.player_id, PlayerResult.place)
+        .where(PlayerResult.game_id == game_id, PlayerResult.player_id.is_not(None))
+        .order_by(PlayerResult.seat)
+    ).all()
+    if not rows:
+        return None
+    return rows[0][0], [(cast(int, player_id), place) for _, player_id, place in rows]
+
+
+def _count_pairs(
+    counts: dict[tuple[int, int, int], list[int]], season: int, places: Iterable[tuple[int, int]], sign: int
+) -> None:
+    for (player, place), (other, other_place) in itertools.permutations(places, 2):
+        count = counts[(season, player, other)]
+        count[0] += sign
+        count[1] += sign * (place < other_place)
+
+
+def _move_counts(session: Session, group_id: int, counts: dict[tuple[int, int, int], list[int]]) -> None:
+    for (season, player, other), (games, ahead) in counts.items():
+        if not games and not ahead:
+            continue
+        row = session.get(HeadToHeadCount, (group_id, season, player, other))
+        if row is None:
+            row = HeadToHeadCount(group_id=group_id, season=season, player_id=player, other_id=other, games=0, ahead=0)
+            session.add(row)
+        row.games += games
+        row.ahead += ahead
+        if row.games <= 0:
+            session.delete(row)
+    session.flush()
+
+
+def _rate(
+    session: Session,
+    group_id: int,
+    since: dict[int, Key],
+    *,
+    until: Key | None = None,
+    count_pairs: bool = False,
+) -> None:
+    """Rewrite the group's snapshots of each season in *since* from its key on
+    (that game included) up to *until* (included; ``None``: the latest game), in
+    one pass over the group's games; with *count_pairs*, add those games to the
+    head-to-head counts too (a build)."""
+    if not since:
+        return
+    snapshot_key = tuple_(RatingSnapshot.played_on, RatingSnapshot.game_id)
+    game_key = tuple_(SavedGame.played_on, SavedGame.id)
+    roster = session.scalars(select(Player.id).where(Player.group_id == group_id)).all()
+    state: dict[int, dict[int, list]] = {}
+    for season, key in since.items():
+        session.execute(
+            delete(RatingSnapshot).where(
+                RatingSnapshot.group_id == group_id,
+                RatingSnapshot.season == season,
+                snapshot_key >= tuple_(*key),
+                *([snapshot_key <= tuple_(*until)] if until else []),
+            )
+        )
+        state[season] = {}
+        for player in roster:
+            before = session.execute(
+                select(
+                    RatingSnapshot.mu,
+                    RatingSnapshot.sigma,
+                    RatingSnapshot.games,
+                    RatingSnapshot.wins,
+                    RatingSnapshot.points,
+                )
+                .where(
+                    RatingSnapshot.group_id == group_id,
+                    RatingSnapshot.season == season,
+                    RatingSnapshot.player_id == player,
+                    snapshot_key < tuple_(*key),
+                )
+                .order_by(RatingSnapshot.played_on.desc(), RatingSnapshot.game_id.desc())
+                .limit(1)
+            ).first()
+            if before is not None:
+                mu, sigma, games, wins, points = before
+                state[season][player] = [PlackettLuceRating(mu, sigma), games, wins, points]
+    start = min(since.values())
+    last_season = max(since) if ALL_TIME not in since else None
+    rows = session.connection().execute(  # Core rows: hundreds of thousands when a change is years back
+        select(
+            PlayerResult.game_id, SavedGame.played_on, PlayerResult.player_id, PlayerResult.place, PlayerResult.total
+        )
+        .join(SavedGame, SavedGame.id == PlayerResult.game_id)
+        .where(
+            SavedGame.group_id == group_id,
+            game_key >= tuple_(*start),
+            *([game_key <= tuple_(*until)] if until else []),
+            *([SavedGame.played_on < date(last_season + 1, 1, 1)] if last_season else []),
+            PlayerResult.player_id.is_not(None),
+        )
+        .order_by(SavedGame.played_on, SavedGame.id, PlayerResult.seat)
+        .execution_options(yield_per=5000)
+    )
+    batch: list[tuple] = []
+    pairs: dict[tuple[int, int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for game_id, seats in itertools.groupby(rows, key=lambda row: row[0]):
+        lines = list(seats)
+        day, results = lines[0][1], [(cast(int, row[2]), row[3], row[4]) for row in lines]
+        for season in (ALL_TIME, day.year):
+            if season not in since or (day, game_id) < since[season]:
+                continue
+            if count_pairs:
+                _count_pairs(pairs, season, [(p, place) for p, place, _ in results], 1)
+            batch.extend(_rated(group_id, season, game_id, day, results, state.setdefault(season, {})))
+        if len(batch) >= 5000:
+            _insert_snapshots(session, batch)
+            batch.clear()
+    _insert_snapshots(session, batch)
+    if count_pairs:
+        _move_counts(session, group_id, pairs)
+
+
+#: The columns of a snapshot row as :func:`_rated` gives them.
+_SNAPSHOT_COLUMNS = (
+    "group_id",
+    "season",
+    "game_id",
+    "player_id",
+    "played_on",
+    "mu",
+    "sigma",
+    "games",
+    "wins",
+    "points",
+)
+
+
+def _insert_snapshots(session: Session, rows: list[tuple]) -> None:
+    """Insert snapshot *rows* (:data:`_SNAPSHOT_COLUMNS`) in this transaction,
+    straight through the database driver: rewriting 100,000 games' worth is
+    hundreds of thousands of rows, and SQLAlchemy's executemany spent more on
+    each row than the rating did (PostgreSQL: COPY; SQLite: the sqlite3 module's
+    executemany)."""
+    if not rows:
+        return
+    driver = session.connection().connection.driver_connection
+    assert driver is not None  # a live connection of this session's transaction
+    columns = ", ".join(_SNAPSHOT_COLUMNS)
+    if session.get_bind().dialect.name == "postgresql":
+        with driver.cursor() as cursor, cursor.copy(f"COPY rating_snapshots ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+    else:  # SQLite keeps a date as its ISO text (SQLAlchemy's Date on SQLite)
+        marks = ", ".join("?" * len(_SNAPSHOT_COLUMNS))
+        driver.executemany(
+            f"INSERT INTO rating_snapshots ({columns}) VALUES ({marks})",
+            [(*row[:4], row[4].isoformat(), *row[5:]) for row in rows],
+        )
+
+
+def _rated(
+    group_id: int,
+    season: int,
+    game_id: int,
+    day: date,
+    results: list[tuple[int, int, int]],
+    state: dict[int, list],
+) -> Iterator[tuple]:
+    """The snapshot rows of one game (roster player, place, total per seat;
+    :data:`_SNAPSHOT_COLUMNS`), moving *state* (per player: rating, games, wins, points) on."""
+    # a new player's rating: one object each (rate() copies the teams; a shared object would be one player)
+    before = [state.get(player) or [PlackettLuceRating(MODEL.mu, MODEL.sigma), 0, 0, 0] for player, _, _ in results]
+    rated = MODEL.rate([[rating] for rating, *_ in before], ranks=[float(place) for _, place, _ in results])
+    winners = sum(1 for _, place, _ in results if place == 1)
+    for (player, place, total), (_, games, wins, points), [rating] in zip(results, before, rated, strict=True):
+        now = [rating, games + 1, wins + (place == 1 and winners == 1), points + total]
+        state[player] = now
+        yield (group_id, season, game_id, player, day, rating.mu, rating.sigma, now[1], now[2], now[3])
+
+
+def _build_some(session: Session, group_id: int, games: int = BUILD_GAMES) -> bool:
+    """Rate the next *games* games of a group from before the standing (in
+    every season and all time, and count them head to head) after those rated
+    so far; the first call starts it. Commit after it.
+
+    :returns: whether the standing now holds every game of the group.
+    """
+    kept = _lock(session, group_id)
+    if kept is None:
+        session.execute(delete(RatingSnapshot).where(RatingSnapshot.group_id == group_id))
+        session.execute(delete(HeadToHeadCount).where(HeadToHeadCount.group_id == group_id))
+        kept = KeptStanding(group_id=group_id, built_at=datetime.now(UTC), complete=False)
+        session.add(kept)
+    if kept.complete:
+        return True
+    after = _rated_through(kept) or _BEFORE
+    start: Key = (after[0], after[1] + 1)  # the next key: ids are whole numbers
+    game_key = tuple_(SavedGame.played_on, SavedGame.id)
+    last = session.execute(  # the step's last game, and whether any comes after it
+        select(SavedGame.played_on, SavedGame.id)
+        .where(SavedGame.group_id == group_id, game_key >= tuple_(*start))
+        .order_by(SavedGame.played_on, SavedGame.id)
+        .offset(games - 1)
+        .limit(2)
+    ).all()
+    until: Key | None = (last[0][0], last[0][1]) if len(last) == 2 else None
+    years = [year for year in seasons(group_id) if year >= start[0].year and (until is None or year <= until[0].year)]
+    _rate(session, group_id, {season: start for season in (ALL_TIME, *years)}, until=until, count_pairs=True)
+    kept.complete = until is None
+    kept.rated_on, kept.rated_id = until if until is not None else (None, None)
+    return kept.complete
+
+
+def keep_from_now(group: Group) -> None:
+    """Mark the new *group* (no games yet) as one whose standing is kept from its first game."""
+    db.session.add(KeptStanding(group_id=group.id, built_at=datetime.now(UTC), complete=True))
+
+
+# --- reading the standing -------------------------------------------------------------------
+
+
+def seasons(group_id: int) -> list[int]:
+    """The calendar years in which the group has saved games, newest first
+    (one index look-up per year)."""
+    years: list[int] = []
+    query = select(SavedGame.played_on).where(SavedGame.group_id == group_id).order_by(SavedGame.played_on).limit(1)
+    day = db.session.scalar(query)
+    while day is not None:
+        years.append(day.year)
+        day = db.session.scalar(query.where(SavedGame.played_on >= date(day.year + 1, 1, 1)))
+    return years[::-1]
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    """One roster player in a season's standing.
+
+    :ivar mu: OpenSkill's mean; :ivar sigma: its standard deviation (skill points).
+    :ivar wins: games in place 1 alone; :ivar points: sum of totals (Harmony Points).
+    :ivar path: the rating (:func:`ordinal`) after each of their latest games
+        (at most :data:`PATH_GAMES`), oldest first.
+    """
+
+    player_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    points: int
+    path: list[float]
+
+    @property
+    def rating(self) -> float:
+        """The rating shown: :func:`ordinal` (mu − 3·sigma)."""
+        return ordinal(self.mu, self.sigma)
+
+    @property
+    def average(self) -> float:
+        """Average total per game (Harmony Points)."""
+        return self.points / self.games
+
+
+@dataclass(frozen=True)
+class Rivalry:
+    """Two roster players who played together in the season: *player* is the
+    one higher in the standing; *ahead* the games in which *player* placed
+    better, *behind* those in which *other* did (the rest were shared places)."""
+
+    player: str
+    other: str
+    games: int
+    ahead: int
+    behind: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A group's standing in a *season* (a year, or :data:`ALL_TIME`).
+
+    :ivar seasons: the years with games, newest first (the season filter).
+    :ivar players: highest rating first (then more games, then by name).
+    :ivar rivalries: each pair that met, in the order of the standing.
+    :ivar building: while a group from before the standing is being built:
+        (games rated so far, games of the group); else ``None``.
+    """
+
+    season: int
+    seasons: list[int]
+    players: list[PlayerStanding]
+    rivalries: list[Rivalry]
+    building: tuple[int, int] | None = None
+
+
+def _being_built(group: Group) -> Standing:
+    """A standing still being built: (games rated so far, games of the group)."""
+    kept = db.session.get(KeptStanding, group.id)
+    assert kept is not None and kept.rated_on is not None and kept.rated_id is not None
+    mine = SavedGame.group_id == group.id
+    games = db.session.scalar(select(func.count()).select_from(SavedGame).where(mine)) or 0
+    key = tuple_(SavedGame.played_on, SavedGame.id) <= tuple_(kept.rated_on, kept.rated_id)
+    rated = db.session.scalar(select(func.count()).select_from(SavedGame).where(mine, key)) or 0
+    return Standing(ALL_TIME, [], [], [], (rated, games))
+
+
+def standing(group: Group, season: int = ALL_TIME, budget: float = BUILD_SECONDS, step: int = BUILD_GAMES) -> Standing:
+    """*group*'s standing in *season* (a year, or :data:`ALL_TIME`), read
+    from the kept snapshots: a few index look-ups per roster player and one
+    for head to head, however many games.
+
+    A group from before the standing is built first, *step* games at a time,
+    each step committed, for up to *budget* seconds; if that is not enough,
+    the standing returned has no players but says how far the build is
+    (:attr:`Standing.building`), and the next call builds on.
+    """
+    kept = db.session.get(KeptStanding, group.id)
+    if kept is None or not kept.complete:
+        started = time.monotonic()
+        while not _build_some(db.session(), group.id, step):
+            db.session.commit()
+            if time.monotonic() - started > budget:
+                return _being_built(group)
+        db.session.commit()
+    roster = db.session.execute(select(Player.id, Player.name).where(Player.group_id == group.id)).all()
+    players: list[PlayerStanding] = []
+    for player_id, name in roster:
+        latest = db.session.execute(
+            select(
+                RatingSnapshot.mu,
+                RatingSnapshot.sigma,
+                RatingSnapshot.games,
+                RatingSnapshot.wins,
+                RatingSnapshot.points,
+            )
+            .where(
+                RatingSnapshot.group_id == group.id,
+                RatingSnapshot.season == season,
+                RatingSnapshot.player_id == player_id,
+            )
+            .order_by(RatingSnapshot.played_on.desc(), RatingSnapshot.game_id.desc())
+            .limit(PATH_GAMES)
+        ).all()
+        if latest:
+            mu, sigma, games, wins, points = latest[0]
+            path = [ordinal(m, s) for m, s, *_ in reversed(latest)]
+            players.append(PlayerStanding(player_id, name, mu, sigma, games, wins, points, path))
+    players.sort(key=lambda p: (-p.rating, -p.games, p.name.casefold()))
+    position = {p.player_id: i for i, p in enumerate(players)}
+    names = {p.player_id: p.name for p in players}
+    counts = {
+        (row.player_id, row.other_id): (row.games, row.ahead)
+        for row in db.session.scalars(
+            select(HeadToHeadCount).where(HeadToHeadCount.group_id == group.id, HeadToHeadCount.season == season)
+        )
+    }
+    met = sorted(
+        (position[a], position[b], Rivalry(names[a], names[b], games, ahead, counts.get((b, a), (0, 0))[1]))
+        for (a, b), (games, ahead) in counts.items()
+        if a in position and b in position and position[a] < position[b] and games > 0
+    )
+    return Standing(season, seasons(group.id), players, [rivalry for _, _, rivalry in met])

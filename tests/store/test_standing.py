@@ -1,0 +1,202 @@
+"""A group's standing (store/standing.py) worked by hand: OpenSkill's Plackett-Luce model
+with the library's defaults (a new player: mu 25, sigma 25/3 = 8.333, rating mu − 3·sigma = 0).
+
+The numbers in the comments are what ``openskill`` 6 gives for each game (a reader can check
+them with ``PlackettLuce().rate([[PlackettLuceRating(mu, sigma)], …], ranks=[…])``); where a
+number is not needed the statement is relative: the winner rises, tied players move equally.
+SQLite, and PostgreSQL when configured.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import date
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.engine import Game
+from scorekeeper.store import db
+from scorekeeper.store import games as store
+from scorekeeper.store import groups as store_groups
+from scorekeeper.store.models import HeadToHeadCount, KeptStanding, PlayerResult, RatingSnapshot, SavedGame
+from scorekeeper.store.standing import ALL_TIME, note_change, seasons, standing
+from tests.bulk import add_games, make_group
+from tests.conftest import CASE_FILES, load_case
+
+TWO = load_case(next(p for p in CASE_FILES if p.name.startswith("02-")))  # seat 1 wins 21 to 0
+SHARED = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))  # seats 1 and 2 share place 1 (2, 2, 0)
+NEW_YEARS_EVE, NEW_YEAR = date(2025, 12, 31), date(2026, 1, 1)
+
+
+def game_of(case: dict, *names: str) -> Game:
+    data = copy.deepcopy(case["game"])
+    for player, name in zip(data["players"], names, strict=True):
+        player["name"] = name
+    return Game.from_dict(data)
+
+
+def table(group, season=ALL_TIME) -> dict[str, tuple[float, int, int, float]]:
+    """Name: (rating, games, wins, average total), in the standing's order."""
+    return {p.name: (round(p.rating, 3), p.games, p.wins, p.average) for p in standing(group, season).players}
+
+
+def test_worked_games_ties_a_correction_a_deletion_and_the_new_year(db_app):
+    with db_app.app_context():
+        group, _ = store_groups.create_group("Friday")
+        # 31 Dec 2025: Ada and Bo share place 1 (2 points each), Cy is third (0).
+        # All three start at mu 25, sigma 8.333. OpenSkill: Ada and Bo → mu 25.717, sigma 8.205
+        # (rating 25.717 − 3·8.205 = 1.102); Cy → mu 23.565, sigma 8.205 (rating −1.050).
+        eve, _ = store.save_game(game_of(SHARED, "Ada", "Bo", "Cy"), store.Details(NEW_YEARS_EVE), group=group)
+        assert table(group) == {
+            "Ada": (1.102, 1, 0, 2.0),  # a shared place 1 is not a win (wins: place 1 alone)
+            "Bo": (1.102, 1, 0, 2.0),  # tied with Ada: moved exactly as she did
+            "Cy": (-1.05, 1, 0, 0.0),
+        }
+        # 1 Jan 2026: Cy beats Ada 21 to 0. All time, from their ratings after 31 Dec:
+        # Cy → mu 26.366, sigma 7.946 (rating 2.527), Ada → mu 22.917 (rating −0.922).
+        new_year, _ = store.save_game(game_of(TWO, "Cy", "Ada"), store.Details(NEW_YEAR), group=group)
+        assert table(group) == {
+            "Cy": (2.527, 2, 1, 10.5),
+            "Bo": (1.102, 1, 0, 2.0),  # did not play: unchanged
+            "Ada": (-0.922, 2, 0, 1.0),
+        }
+        # The season 2026 starts afresh: Cy and Ada as new players, Cy wins:
+        # Cy → mu 27.635, sigma 8.066 (rating 3.438); Ada → 22.365 (rating −1.833).
+        assert table(group, 2026) == {"Cy": (3.438, 1, 1, 21.0), "Ada": (-1.833, 1, 0, 0.0)}
+        # … and 2025 holds 31 Dec only.
+        assert table(group, 2025) == {"Ada": (1.102, 1, 0, 2.0), "Bo": (1.102, 1, 0, 2.0), "Cy": (-1.05, 1, 0, 0.0)}
+        assert seasons(group.id) == [2026, 2025]
+        rivalries = [(r.player, r.other, r.games, r.ahead, r.behind) for r in standing(group).rivalries]
+        assert rivalries == [("Cy", "Bo", 1, 0, 1), ("Cy", "Ada", 2, 1, 1), ("Bo", "Ada", 1, 0, 0)]
+
+        # A correction: it was Ada who won on 1 Jan. All time Ada → mu 28.091 (rating 4.252), Cy → −2.647.
+        store.correct_game(new_year, game_of(TWO, "Ada", "Cy"), store.Details(NEW_YEAR), based_on=1)
+        assert table(group) == {"Ada": (4.252, 2, 1, 11.5), "Bo": (1.102, 1, 0, 2.0), "Cy": (-2.647, 2, 0, 0.0)}
+        assert table(group, 2026) == {"Ada": (3.438, 1, 1, 21.0), "Cy": (-1.833, 1, 0, 0.0)}  # mirrored
+        rivalries = [(r.player, r.other, r.games, r.ahead, r.behind) for r in standing(group).rivalries]
+        assert rivalries == [("Ada", "Bo", 1, 0, 0), ("Ada", "Cy", 2, 2, 0), ("Bo", "Cy", 1, 1, 0)]
+
+        # Deleting 31 Dec: all time is then the 2026 season, and 2025 is no season any more.
+        store.delete_game(eve)
+        assert table(group) == table(group, 2026) == {"Ada": (3.438, 1, 1, 21.0), "Cy": (-1.833, 1, 0, 0.0)}
+        assert table(group, 2025) == {}
+        assert seasons(group.id) == [2026]
+        assert [(r.player, r.other, r.games, r.ahead) for r in standing(group).rivalries] == [("Ada", "Cy", 1, 1)]
+
+
+def test_a_game_saved_with_an_earlier_date_rates_the_later_ones_again(db_app):
+    with db_app.app_context():
+        group, _ = store_groups.create_group("Friday")
+        store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 2)), group=group)
+        store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 3)), group=group)
+        late_entry = table(group)
+        # the same two wins in the same order, but a game of 1 March entered last comes first
+        store.save_game(game_of(TWO, "Bo", "Ada"), store.Details(date(2026, 3, 1)), group=group)
+        in_order = make_group("Same games in order")
+        # the snapshots after a save with an earlier date equal a full build of the same games
+        for day, names in ((1, ("Bo", "Ada")), (2, ("Ada", "Bo")), (3, ("Ada", "Bo"))):
+            store.save_game(game_of(TWO, *names), store.Details(date(2026, 3, day)), group=in_order)
+        assert table(group) == table(in_order)  # in_order is built in full on first reading
+        assert table(group) != late_entry
+        ada = standing(group).players[0]
+        assert ada.name == "Ada" and ada.games == 3 and len(ada.path) == 3
+        assert ada.path[0] < 0 < ada.path[1] < ada.path[2]  # lost the first game, then won twice: rising
+
+
+def test_a_merge_moves_ratings_and_head_to_head_to_the_one_player(db_app):
+    with db_app.app_context():
+        group, _ = store_groups.create_group("Friday")
+        store.save_game(game_of(TWO, "Ana", "Bo"), store.Details(date(2026, 3, 1)), group=group)
+        store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 2)), group=group)
+        assert set(table(group)) == {"Ana", "Ada", "Bo"}
+        ana = next(p for p in group.players if p.name == "Ana")
+        ada = next(p for p in group.players if p.name == "Ada")
+        store_groups.merge_players(ana, ada)
+        # Ada now won both games against Bo: the same as two wins saved under her name at once
+        other = make_group("Two wins of Ada")
+        store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 1)), group=other)
+        store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 2)), group=other)
+        assert table(group) == table(other)
+        assert table(group)["Ada"][1:3] == (2, 2)
+        assert [(r.player, r.other, r.games, r.ahead) for r in standing(group).rivalries] == [("Ada", "Bo", 2, 2)]
+        snapshots = db.session.scalar(
+            select(func.count()).select_from(RatingSnapshot).where(RatingSnapshot.group_id == group.id)
+        )
+        assert snapshots == 2 * 2 * 2  # two games, two players, 2026 and all time; none left of Ana
+
+
+def test_a_group_from_before_the_standing_is_built_on_first_reading(db_app):
+    with db_app.app_context():
+        group = make_group()  # straight into the tables, as the migration leaves a group: not kept
+        add_games(40, group=group, first=date(2025, 11, 1), days=90)
+        assert db.session.get(KeptStanding, group.id) is None
+        built = standing(group)
+        assert db.session.get(KeptStanding, group.id) is not None
+        assert built.seasons == [2026, 2025]
+        assert sum(p.games for p in built.players) == db.session.scalar(
+            select(func.count())
+            .select_from(RatingSnapshot)
+            .where(RatingSnapshot.group_id == group.id, RatingSnapshot.season == ALL_TIME)
+        )
+        ada = next(p for p in built.players if p.name == "Ada")
+        assert ada.games == 40 and len(ada.path) == 10  # Ada plays every bulk game
+        head = db.session.scalars(select(HeadToHeadCount).where(HeadToHeadCount.group_id == group.id)).all()
+        assert sum(h.games for h in head if h.season == ALL_TIME) == sum(
+            h.games for h in head if h.season != ALL_TIME
+        )  # every game in one year and in all time
+
+
+def kept_rows(group) -> tuple[dict, dict]:
+    """Every snapshot and head-to-head count of *group*, by their keys."""
+    snapshots = {
+        (r.season, r.game_id, r.player_id): (round(r.mu, 9), round(r.sigma, 9), r.games, r.wins, r.points)
+        for r in db.session.scalars(select(RatingSnapshot).where(RatingSnapshot.group_id == group.id))
+    }
+    counts = {
+        (h.season, h.player_id, h.other_id): (h.games, h.ahead)
+        for h in db.session.scalars(select(HeadToHeadCount).where(HeadToHeadCount.group_id == group.id))
+    }
+    return snapshots, counts
+
+
+def test_a_group_from_before_is_built_a_step_at_a_time_and_kept_meanwhile(db_app):
+    with db_app.app_context():
+        group = make_group()
+        add_games(40, group=group, first=date(2025, 11, 1), days=90)  # 1 Nov 2025 to 29 Jan 2026
+        # each view builds one step of 15 games when it has no time left (budget 0), and says how far it is
+        assert standing(group, budget=0, step=15).building == (15, 40)
+        assert standing(group, budget=0, step=15).building == (30, 40)
+        # meanwhile: a game dated before all others, one after, a correction and a deletion on either side
+        store.save_game(game_of(TWO, "Bo", "Ada"), store.Details(date(2025, 10, 1)), group=group)
+        store.save_game(game_of(TWO, "Cy", "Ada"), store.Details(date(2026, 3, 1)), group=group)
+        games = db.session.scalars(
+            select(SavedGame).where(SavedGame.group_id == group.id).order_by(SavedGame.played_on, SavedGame.id)
+        ).all()
+        store.correct_game(games[5], game_of(TWO, "Di", "Eli"), store.Details(date(2026, 2, 1)), based_on=1)
+        store.delete_game(games[3])  # in the part built
+        store.delete_game(games[-2])  # in the part not built yet
+        assert standing(group, budget=0, step=15).building is None  # the rest, and done
+        stepwise = kept_rows(group)
+        db.session.delete(db.session.get(KeptStanding, group.id))  # built again, at once
+        db.session.commit()
+        assert standing(group).building is None
+        assert kept_rows(group) == stepwise
+        seats = select(func.count()).select_from(PlayerResult).join(SavedGame).where(SavedGame.group_id == group.id)
+        assert sum(p.games for p in standing(group).players) == db.session.scalar(seats)  # every seat counted once
+
+
+@pytest.mark.parametrize("failing", ["correct", "delete"])
+def test_a_change_that_fails_leaves_the_standing_as_it_was(db_app, failing):
+    with db_app.app_context():
+        group, _ = store_groups.create_group("Friday")
+        saved, _ = store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 1)), group=group)
+        before = table(group)
+        if failing == "correct":  # someone else corrected it meanwhile: nothing is written
+            with pytest.raises(store.GameChanged):
+                store.correct_game(saved, game_of(TWO, "Bo", "Ada"), store.Details(date(2026, 3, 1)), based_on=7)
+        else:  # the deletion's transaction is rolled back before its commit
+            note_change(saved)
+            db.session.delete(saved)
+            db.session.rollback()
+        assert table(group) == before

@@ -1,0 +1,131 @@
+"""A group's standing on its page (issue 26, item 2): English and German, the season filter
+without JavaScript, the rating's line with its table for screen readers, and a correction or
+deletion over HTTP showing on the next view. SQLite and PostgreSQL.
+
+The ratings are OpenSkill's (tests/store/test_standing.py works them by hand): three new
+players, Ada and Bo sharing place 1 and Cy third: Ada and Bo 1.1, Cy −1.1 (mu − 3·sigma).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from bs4 import BeautifulSoup
+
+from tests.conftest import CASE_FILES, form_data, load_case, saved_links
+
+TWO = load_case(next(p for p in CASE_FILES if p.name.startswith("02-")))  # seat 1 wins 21 to 0
+SHARED = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))  # seats 1 and 2 share place 1
+
+
+def game_of(case: dict, *names: str) -> dict:
+    game = copy.deepcopy(case["game"])
+    for player, name in zip(game["players"], names, strict=True):
+        player["name"] = name
+    return game
+
+
+def save(phone, game: dict, played_on: str, **choice) -> tuple[str, str]:
+    token = phone.post("/", data=form_data(game) | {"played_on": played_on}).headers["Location"].removeprefix("/sheet/")
+    return saved_links(phone, phone.post("/games", data={"token": token, **choice}))
+
+
+def soup_of(response) -> BeautifulSoup:
+    assert response.status_code == 200
+    return BeautifulSoup(response.data, "lxml")
+
+
+def rows(soup: BeautifulSoup) -> list[list[str]]:
+    return [
+        [cell.get_text(strip=True) for cell in tr.select("th, td")[:5]]
+        for tr in soup.select("#standing-table tbody tr")
+    ]
+
+
+def test_the_standing_in_english_and_german_with_its_seasons(db_client):
+    phone = db_client
+    save(phone, game_of(SHARED, "Ada", "Bo", "Cy"), "2025-12-31", group_name="Friday")
+    save(phone, game_of(TWO, "Cy", "Ada"), "2026-01-01")
+    group = BeautifulSoup(phone.get("/groups").data, "lxml").select_one("#groups a")["href"]
+
+    english = soup_of(phone.get(group))
+    assert english.select_one("#standing-heading").get_text() == "Standing of all time"
+    assert [th.get_text() for th in english.select("#standing-table thead th")] == [
+        "Player", "Rating", "Games", "Wins", "Average", "Last games",
+    ]  # fmt: skip
+    # all time (tests/store/test_standing.py): Cy 2.5 (third on 31 Dec, then beat Ada),
+    # Bo 1.1 (one shared place 1), Ada −0.9
+    assert rows(english) == [
+        ["Cy", "2.5", "2", "1", "10.5"],
+        ["Bo", "1.1", "1", "0", "2.0"],
+        ["Ada", "-0.9", "2", "0", "1.0"],
+    ]
+    # the line of each player, and its numbers in a table for screen readers
+    assert len(english.select("#standing-table svg.sparkline polyline")) == 3
+    assert all(svg["aria-hidden"] == "true" for svg in english.select("svg.sparkline"))
+    paths = english.select_one("#rating-paths")
+    assert "visually-hidden" in paths.parent["class"]
+    assert [th.get_text() for th in paths.select("thead th")] == ["Player", "Game 1", "Game 2"]
+    assert [[c.get_text() for c in tr.select("th, td")] for tr in paths.select("tbody tr")] == [
+        ["Cy", "-1.1", "2.5"],
+        ["Bo", "1.1", ""],
+        ["Ada", "1.1", "-0.9"],
+    ]
+    pairs = [[th.get_text() for th in tr.select("th")] for tr in english.select("#rivalries tr.rivalry")]
+    assert pairs == [["Cy", "Bo"], ["Cy", "Ada"], ["Bo", "Ada"]]
+    # the season filter: plain links, the current one marked
+    seasons = english.select(".seasons a")
+    assert [a.get_text() for a in seasons] == ["All time", "2026", "2025"]
+    assert seasons[0]["aria-current"] == "page" and seasons[1]["href"].endswith("?season=2026#standing")
+
+    german = soup_of(phone.get(seasons[1]["href"].split("#")[0] + "&lang=de"))
+    assert german.select_one("#standing-heading").get_text() == "Tabelle 2026"
+    assert [th.get_text() for th in german.select("#standing-table thead th")] == [
+        "Spieler", "Wertung", "Partien", "Siege", "Schnitt", "Letzte Partien",
+    ]  # fmt: skip
+    # 2026 alone: Cy won the season's one game: 3.4 and −1.8, in German decimals
+    assert rows(german) == [["Cy", "3,4", "1", "1", "21,0"], ["Ada", "-1,8", "1", "0", "0,0"]]
+    assert german.select_one(".seasons a[aria-current]").get_text() == "2026"
+    assert [a.get_text() for a in german.select(".seasons a")][0] == "Alle Jahre"
+    assert german.select_one("#rivalries-heading").get_text() == "Direkter Vergleich"
+
+    french = soup_of(phone.get(group + "?season=2025&lang=fr"))
+    assert french.select_one("#standing-heading").get_text() == "Classement 2025"
+    assert rows(french) == [
+        ["Ada", "1,1", "1", "0", "2,0"],
+        ["Bo", "1,1", "1", "0", "2,0"],
+        ["Cy", "-1,1", "1", "0", "0,0"],
+    ]
+
+    for wrong in ("1999", "soon", "-3"):  # a year without games, or no year: said plainly, nothing lost
+        page = soup_of(phone.get(group, query_string={"season": wrong}))
+        assert page.select_one("#roster") is not None
+    assert "No games saved in 1999." in soup_of(phone.get(group + "?season=1999&lang=en")).get_text()
+    assert (
+        soup_of(phone.get(group + "?season=soon&lang=en")).select_one("#standing-heading").get_text()
+        == "Standing of all time"
+    )
+
+
+def test_a_correction_and_a_deletion_show_on_the_next_view(db_client):
+    phone = db_client
+    save(phone, game_of(SHARED, "Ada", "Bo", "Cy"), "2025-12-31", group_name="Friday")
+    _, private = save(phone, game_of(TWO, "Cy", "Ada"), "2026-01-01")
+    group = BeautifulSoup(phone.get("/groups").data, "lxml").select_one("#groups a")["href"]
+    assert [row[0] for row in rows(soup_of(phone.get(group)))] == ["Cy", "Bo", "Ada"]
+
+    corrected = form_data(game_of(TWO, "Ada", "Cy")) | {"based_on": 1, "played_on": "2026-01-01"}
+    assert phone.post(private + "/edit", data=corrected).status_code == 303
+    # Ada won on 1 January after all: 4.3, Cy −2.6
+    assert rows(soup_of(phone.get(group))) == [
+        ["Ada", "4.3", "2", "1", "11.5"],
+        ["Bo", "1.1", "1", "0", "2.0"],
+        ["Cy", "-2.6", "2", "0", "0.0"],
+    ]
+    assert phone.post(private + "/delete", data={"confirm": "yes"}).status_code == 303
+    assert rows(soup_of(phone.get(group))) == [
+        ["Ada", "1.1", "1", "0", "2.0"],
+        ["Bo", "1.1", "1", "0", "2.0"],
+        ["Cy", "-1.1", "1", "0", "0.0"],
+    ]
+    assert [a.get_text() for a in soup_of(phone.get(group)).select(".seasons a")] == ["All time", "2025"]
