@@ -239,15 +239,16 @@ class RatingSnapshot(Model):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
-    season: Mapped[int] = mapped_column(Integer)
-    game_id: Mapped[int] = mapped_column(Integer)
-    player_id: Mapped[int] = mapped_column(Integer)
-    played_on: Mapped[date] = mapped_column(Date)
+    # the other column types follow the annotations (Integer, Date), none nullable
+    season: Mapped[int]
+    game_id: Mapped[int]
+    player_id: Mapped[int]
+    played_on: Mapped[date]
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)
-    wins: Mapped[int] = mapped_column(Integer)
-    points: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int]
+    wins: Mapped[int]
+    points: Mapped[int]
 
 
 class HeadToHeadCount(Model):

@@ -49,6 +49,9 @@ PATH_GAMES = 10
 #: OpenSkill's Plackett-Luce model with the library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).
 MODEL = PlackettLuce()
 
+#: A player's running figures in a snapshot: the rating (mu, sigma) and the season's games, wins and points so far.
+_RUNNING = (RatingSnapshot.mu, RatingSnapshot.sigma, RatingSnapshot.games, RatingSnapshot.wins, RatingSnapshot.points)
+
 _PENDING = "standing-changes"
 _MERGED = "standing-merged"
 _BEFORE: tuple[date, int] = (date.min, -1)  # before every game: nothing rated yet
@@ -249,13 +252,7 @@ def _rate(
         state[season] = {}
         for player in roster:
             before = session.execute(
-                select(
-                    RatingSnapshot.mu,
-                    RatingSnapshot.sigma,
-                    RatingSnapshot.games,
-                    RatingSnapshot.wins,
-                    RatingSnapshot.points,
-                )
+                select(*_RUNNING)
                 .where(
                     RatingSnapshot.group_id == group_id,
                     RatingSnapshot.season == season,
@@ -509,13 +506,7 @@ def standing(group: Group, season: int = ALL_TIME, budget: float = BUILD_SECONDS
     players: list[PlayerStanding] = []
     for player_id, name in roster:
         latest = db.session.execute(
-            select(
-                RatingSnapshot.mu,
-                RatingSnapshot.sigma,
-                RatingSnapshot.games,
-                RatingSnapshot.wins,
-                RatingSnapshot.points,
-            )
+            select(*_RUNNING)
             .where(
                 RatingSnapshot.group_id == group.id,
                 RatingSnapshot.season == season,

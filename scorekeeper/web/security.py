@@ -37,6 +37,7 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, current_app, g, render_template
@@ -60,34 +61,23 @@ CONTENT_SECURITY_POLICY = {
 }
 
 
-def save_rate_limit() -> str:
-    """The rate limit for requests that write a saved game."""
-    return current_app.config["SAVE_RATE_LIMIT"]
+def _configured(setting: str) -> Callable[[], str]:
+    """A rate limit read from the app's config when a request is counted (Flask-Limiter calls it)."""
+    return lambda: current_app.config[setting]
 
 
-def pdf_rate_limit() -> str:
-    """The rate limit for PDF downloads (each takes the server about half a second)."""
-    return current_app.config["PDF_RATE_LIMIT"]
-
-
-def picture_rate_limit() -> str:
-    """The rate limit for result pictures (each new one takes the server about 30 ms)."""
-    return current_app.config["PICTURE_RATE_LIMIT"]
-
-
-def table_rate_limit() -> str:
-    """The rate limit for starting shared tables."""
-    return current_app.config["TABLE_RATE_LIMIT"]
-
-
-def join_rate_limit() -> str:
-    """The rate limit for taking seats at shared tables."""
-    return current_app.config["JOIN_RATE_LIMIT"]
-
-
-def wrong_code_rate_limit() -> str:
-    """The rate limit for table codes that name no table (a failed login's)."""
-    return current_app.config["WRONG_CODE_RATE_LIMIT"]
+#: Requests that write a saved game.
+save_rate_limit = _configured("SAVE_RATE_LIMIT")
+#: PDF downloads (each takes the server about half a second).
+pdf_rate_limit = _configured("PDF_RATE_LIMIT")
+#: Result pictures (each new one takes the server about 30 ms).
+picture_rate_limit = _configured("PICTURE_RATE_LIMIT")
+#: Shared tables started.
+table_rate_limit = _configured("TABLE_RATE_LIMIT")
+#: Seats taken at shared tables.
+join_rate_limit = _configured("JOIN_RATE_LIMIT")
+#: Table codes that name no table (a failed login's).
+wrong_code_rate_limit = _configured("WRONG_CODE_RATE_LIMIT")
 
 
 def count_wrong_code() -> None:
