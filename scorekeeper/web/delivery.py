@@ -58,6 +58,7 @@ def init_app(app: Flask) -> None:
     minified = minified_files(folder)
     versions = static_versions(folder, minified)
     app.extensions["static_versions"] = versions
+    app.extensions["static_minified"] = minified  # the service worker's script is sent from it (web/offline)
 
     def static(filename: str) -> Response:
         sent = minified.get(filename)
