@@ -177,17 +177,24 @@
     say("waiting");
     return !unkept;
   }
+  var sending = false;
   function sendKept() {
-    if (!isPending() || navigator.onLine === false) { return; }
+    if (sending || !isPending() || navigator.onLine === false) { return; }
+    sending = true;
     say("sending");
     fetch(form.dataset.token, { cache: "no-store", credentials: "same-origin" }).then(function (answer) {
       if (!answer.ok) { throw new Error(answer.status); }
       return answer.json();
     }).then(function (answer) {
-      form.querySelector("input[name=csrf_token]").value = answer.csrf_token;
+      var token = form.querySelector("input[name=csrf_token]");
+      if (token) { token.value = answer.csrf_token; }
       try { window.localStorage.removeItem(pendingKey); } catch (e) { /* posted all the same */ }
       if (form.requestSubmit) { form.requestSubmit(scoreButton); } else { scoreButton.click(); }
-    }).catch(function () { say("waiting"); });  // tried again at the next "online"
+    }).catch(function () {  // tried again in 10 s, or at the next "online"
+      sending = false;
+      say("waiting");
+      window.setTimeout(sendKept, 10000);
+    });
   }
   window.addEventListener("online", sendKept);
   function afterOffline() {  // what a post that found no connection left in the address, taken out

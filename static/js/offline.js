@@ -28,5 +28,10 @@
       kept.textContent = (pending ? kept.dataset.pending : kept.dataset.draft).replace("{names}", names.join(", "));
     });
   }
-  window.addEventListener("online", function () { window.location.reload(); });
+  // Again when the phone says it is back online (a moment later: the network may come back
+  // to the page before its service worker), and every 10 s while it says it is online (a dead
+  // spot, or a server down).
+  function again(delay) { window.setTimeout(function () { window.location.reload(); }, delay); }
+  window.addEventListener("online", function () { again(1000); });
+  if (navigator.onLine) { again(10000); }
 })();

@@ -103,7 +103,7 @@ def test_offline_after_one_visit_the_form_opens_with_its_draft(phone_context, li
     expect(page.locator("#offline-en .offline-kept")).to_have_text("Kept on this phone, on the score form: Ann, Bo.")
     screenshot(page, "offline-page.png")
     phone_context.set_offline(False)
-    expect(page.locator("#offline-en")).to_have_count(0)  # tried again by itself: the History
+    expect(page.locator("#offline-en")).to_have_count(0, timeout=15000)  # tried again by itself: the History
 
 
 def test_a_game_scored_offline_is_scored_when_back_online_without_retyping(phone_context, live_server):

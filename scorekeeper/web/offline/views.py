@@ -107,7 +107,7 @@ def service_worker():
         "offline": url_for(".offline_page"),
         "versionHeader": VERSION_HEADER,
     }
-    code = app.extensions["static_minified"][WORKER]
+    code = app.extensions["static_sent"][WORKER]
     script = f"self.SCOREKEEPER={json.dumps(data, separators=(',', ':'))};\n".encode() + code
     response = Response(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
