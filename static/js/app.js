@@ -38,12 +38,7 @@
   });
   // Saved times (<time class="local-time">) are shown in the viewer's time zone by times.js.
 
-  // The app on the home screen and without a connection: the service worker (/sw.js) keeps
-  // this version's files and the form; the offline page speaks the language of the last page.
-  var root = document.documentElement;
-  try { window.localStorage.setItem("scorekeeper.lang", root.lang); } catch (e) { /* no storage: the browser's */ }
-  if ("serviceWorker" in navigator && root.dataset.serviceWorker) {
-    navigator.serviceWorker.register(root.dataset.serviceWorker).catch(function () { /* the app works without */ });
-  }
+  // Without a connection, the offline page (static/js/offline.js) speaks the last page's language.
+  try { window.localStorage.setItem("scorekeeper.lang", document.documentElement.lang); } catch (e) { /* the browser's */ }
 
 })();

@@ -197,6 +197,11 @@
     });
   }
   window.addEventListener("online", sendKept);
+  // The service worker (/sw.js: static/js/sw.js) is registered by the form, the app's start page:
+  // a shared sheet opened once does not fetch the whole app for later.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(form.dataset.serviceWorker).catch(function () { /* works without */ });
+  }
   function afterOffline() {  // what a post that found no connection left in the address, taken out
     var match = /[?&]offline=(\w+)/.exec(location.search);
     if (match) { history.replaceState(history.state, "", form.getAttribute("action") + location.hash); }

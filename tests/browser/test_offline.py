@@ -17,7 +17,7 @@ from werkzeug.serving import make_server
 
 import scorekeeper
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.test_entry import GAME, expect_sheet, names_and_legends
+from tests.browser.test_entry import GAME, _check_axe, expect_sheet, names_and_legends
 from tests.conftest import make_test_app
 
 pytestmark = pytest.mark.browser
@@ -188,3 +188,23 @@ def test_a_new_deploys_worker_takes_over_with_its_own_files_only(browser, tmp_pa
         context.close()
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_offline_page_and_the_kept_game_pass_axe(browser, live_server, axe_script, scheme):
+    # axe-core is injected as an inline script, which the app's CSP forbids: let the test tool in.
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/")
+        page.evaluate(CONTROLLED)
+        page.fill("#players-0-name", "Ann")
+        context.set_offline(True)
+        page.click("#score")
+        expect(page.locator("#offline-kept")).to_be_visible()
+        _check_axe(page, axe_script)
+        page.goto(f"{live_server}/history")
+        expect(page.locator("#offline-en .offline-kept")).to_contain_text("to be scored when back online: Ann.")
+        _check_axe(page, axe_script)
+    finally:
+        context.close()

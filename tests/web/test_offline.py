@@ -33,7 +33,7 @@ def test_the_worker_keeps_exactly_this_versions_static_urls(app, client):
     page = client.get("/")
     assert page.headers["X-App-Version"] == data["version"]  # the worker keeps pages of its own version only
     html = BeautifulSoup(page.data, "html.parser")
-    assert html.html["data-service-worker"] == "/sw.js"
+    assert html.select_one("#game-form")["data-service-worker"] == "/sw.js"  # registered by the form
     assert {link["href"] for link in html.select("link[rel=stylesheet]")} <= expected  # the page's files are kept
 
 
@@ -53,9 +53,10 @@ def test_the_manifest_opens_the_form_full_screen_in_the_pages_language(client):
     html = BeautifulSoup(client.get("/?lang=de").data, "html.parser")
     href = html.select_one("link[rel=manifest]")["href"]
     assert href == "/manifest/de.webmanifest"
-    assert [(m["media"], m["content"]) for m in html.select("meta[name=theme-color]")] == [
-        ("(prefers-color-scheme: light)", "#7a1f2b"),
+    # the first that matches is taken: dark when the phone is dark, else light
+    assert [(m.get("media"), m["content"]) for m in html.select("meta[name=theme-color]")] == [
         ("(prefers-color-scheme: dark)", "#2b1a1d"),
+        (None, "#7a1f2b"),
     ]
     response = client.get(href)
     assert response.status_code == 200 and response.mimetype == "application/manifest+json"

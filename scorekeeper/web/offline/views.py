@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, url_for
 from flask_babel import force_locale
 from flask_wtf.csrf import generate_csrf
 
@@ -61,7 +61,7 @@ class Installed:
     kept: tuple[str, ...]
 
 
-def installed(app) -> Installed:
+def installed(app: Flask) -> Installed:
     """The app's :class:`Installed`, computed once at start from its static
     versions (``web.delivery``), templates and catalogues."""
     known = app.extensions.get("installed")
