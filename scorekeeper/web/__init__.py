@@ -18,6 +18,7 @@ def init_app(app: Flask) -> None:
     from .games.views import IMPORT_LIMIT
     from .games.views import bp as games_bp
     from .groups.views import bp as groups_bp
+    from .offline.views import bp as offline_bp
     from .outage import DATABASE_ERRORS, after_database_failure, outage_page, unavailable
     from .refusals import problem, refusal, status_problem
     from .security import init_security
@@ -54,6 +55,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(tables_bp)
     app.register_blueprint(table_api_bp)
     app.register_blueprint(groups_bp)
+    app.register_blueprint(offline_bp)  # after delivery: it reads the static files' versions
     live.init_app(app)  # the tables' streams (/socket.io/) in front of the app: after every other wrapper
     app.jinja_env.globals.update(card_symbol=card_symbol, signed=signed)  # (the sheet's own: sheet_page)
 

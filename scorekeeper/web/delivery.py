@@ -7,7 +7,11 @@
   ``If-None-Match`` after compressing, so a 304 still comes back.
 - Stylesheets and scripts are sent minified (rcssmin, rjsmin: comments and
   spaces go, nothing is renamed), read and minified once at start-up; the
-  files in ``static/`` stay as written. Other static files are sent as they are.
+  files in ``static/`` stay as written. Other static files are sent as they are,
+  read once at start-up too (about 160 KB in all): what is sent is what the
+  version was computed from, and no request holds a file open (the service
+  worker fetches them all at once, and a client gone mid-answer must not leave
+  a file to the garbage collector). A file added after start-up is read from disk.
 - ``url_for('static', filename=…)`` adds ``?v=`` and the first 12 hex digits
   of the SHA-256 of the bytes sent (minified for CSS and JavaScript), read
   once at start-up, which are also the ETag. A request with the current
@@ -56,11 +60,13 @@ def init_app(app: Flask) -> None:
     assert app.static_folder is not None  # create_app gives the app its static folder
     folder = Path(app.static_folder)
     minified = minified_files(folder)
+    files = {**as_they_are(folder), **minified}
     versions = static_versions(folder, minified)
     app.extensions["static_versions"] = versions
+    app.extensions["static_sent"] = files  # the service worker's script is sent from it (web/offline)
 
     def static(filename: str) -> Response:
-        sent = minified.get(filename)
+        sent = files.get(filename)
         if sent is None:
             return app.send_static_file(filename)
         return send_file(
@@ -108,6 +114,13 @@ def minified_files(folder: Path) -> dict[str, bytes]:
         path.relative_to(folder).as_posix(): MINIFIERS[path.suffix](path.read_text(encoding="utf-8")).encode()
         for path in sorted(folder.rglob("*"))
         if path.is_file() and path.suffix in MINIFIERS
+    }
+
+
+def as_they_are(folder: Path) -> dict[str, bytes]:
+    """Every file under *folder*, by its path relative to it, as its bytes."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
     }
 
 

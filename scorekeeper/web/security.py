@@ -54,6 +54,8 @@ CONTENT_SECURITY_POLICY = {
     "img-src": "'self' data:",
     "font-src": "'self'",
     "connect-src": "'self'",
+    "worker-src": "'self'",  # the service worker, /sw.js (web/offline)
+    "manifest-src": "'self'",
     "object-src": "'none'",
     "base-uri": "'none'",
     "form-action": "'self'",

@@ -38,4 +38,7 @@
   });
   // Saved times (<time class="local-time">) are shown in the viewer's time zone by times.js.
 
+  // Without a connection, the offline page (static/js/offline.js) speaks the last page's language.
+  try { window.localStorage.setItem("scorekeeper.lang", document.documentElement.lang); } catch (e) { /* the browser's */ }
+
 })();

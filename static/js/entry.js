@@ -154,9 +154,72 @@
     });
     switchTo();  // the names given back
   }
+  // A game scored without a connection is kept (its draft, marked to be scored) and posted as
+  // soon as the phone is back online, with a fresh CSRF token (the page may be one the service
+  // worker kept, its token older than the phone's session): nothing is typed again. A post that
+  // found no connection comes back here as ?offline=score (static/js/sw.js).
+  var pendingKey = "scorekeeper.pending:" + form.getAttribute("action");
+  var kept = document.getElementById("offline-kept"), scoreButton = document.getElementById("score");
+  function isPending() {
+    try { return !!window.localStorage.getItem(pendingKey); } catch (e) { return false; }
+  }
+  function say(state) {
+    kept.textContent = kept.dataset[state];
+    kept.hidden = false;
+    kept.scrollIntoView({ block: "nearest" });
+  }
+  function holdForConnection() {
+    try { window.localStorage.setItem(pendingKey, "1"); } catch (e) { return false; }
+    started = true;
+    offered = false;
+    document.getElementById("draft-offer").hidden = true;
+    keepDraft();
+    say("waiting");
+    return !unkept;
+  }
+  var sending = false;
+  function sendKept() {
+    if (sending || !isPending() || navigator.onLine === false) { return; }
+    sending = true;
+    say("sending");
+    fetch(form.dataset.token, { cache: "no-store", credentials: "same-origin" }).then(function (answer) {
+      if (!answer.ok) { throw new Error(answer.status); }
+      return answer.json();
+    }).then(function (answer) {
+      var token = form.querySelector("input[name=csrf_token]");
+      if (token) { token.value = answer.csrf_token; }
+      try { window.localStorage.removeItem(pendingKey); } catch (e) { /* posted all the same */ }
+      if (form.requestSubmit) { form.requestSubmit(scoreButton); } else { scoreButton.click(); }
+    }).catch(function () {  // tried again in 10 s, or at the next "online"
+      sending = false;
+      say("waiting");
+      window.setTimeout(sendKept, 10000);
+    });
+  }
+  window.addEventListener("online", sendKept);
+  // The service worker (/sw.js: static/js/sw.js) is registered by the form, the app's start page:
+  // a shared sheet opened once does not fetch the whole app for later.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(form.dataset.serviceWorker).catch(function () { /* works without */ });
+  }
+  function afterOffline() {  // what a post that found no connection left in the address, taken out
+    var match = /[?&]offline=(\w+)/.exec(location.search);
+    if (match) { history.replaceState(history.state, "", form.getAttribute("action") + location.hash); }
+    return match ? match[1] : null;
+  }
   function offerDraft() {
     var draft = readDraft(), now = entries(), offer = document.getElementById("draft-offer");
+    var after = afterOffline();
     started = true;
+    if (after === "score") {
+      try { window.localStorage.setItem(pendingKey, "1"); } catch (e) { /* offered as a draft */ }
+    }
+    if (draft && draft.entries && (after || isPending())) {  // kept while offline: back at once
+      restore(draft.entries);
+      keepDraft();
+      if (isPending()) { say("waiting"); sendKept(); }
+      return;
+    }
     if (carried() && draft && draft.entries && !draft.sent) {  // the same form in another language
       restore(draft.entries);
       keepDraft();
@@ -220,7 +283,15 @@
   if (form.dataset.address) { history.replaceState(history.state, "", form.dataset.address + location.hash); }
   form.addEventListener("input", function () { started = true; keepDraft(); });
   form.addEventListener("change", function () { started = true; keepDraft(); });
-  form.addEventListener("submit", function () { keepDraft(true); unkept = false; });
+  form.addEventListener("submit", function (e) {
+    var action = e.submitter ? e.submitter.value : "score";
+    if (action === "score" && navigator.onLine === false && holdForConnection()) {
+      e.preventDefault();
+      return;
+    }
+    keepDraft(true);
+    unkept = false;
+  });
   window.addEventListener("beforeunload", function (e) {
     if (unkept) { e.preventDefault(); e.returnValue = ""; }
   });
