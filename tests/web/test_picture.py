@@ -127,7 +127,7 @@ def test_the_share_area_offers_the_picture_to_save_without_javascript(client):
     link = page.select_one("#download-picture")
     assert link.get_text() == "Bild speichern" and link["download"] == "drako-result-2026-11-30.png"
     assert link["href"] == f"http://localhost/sheet/{token}/picture-de.png" and not link.has_attr("hidden")
-    assert page.select_one("#share-picture").has_attr("hidden")  # shown by sheet.js where the phone shares files
+    assert page.select_one("#share-picture").has_attr("hidden")  # shown by picture.js where the phone shares files
 
 
 #: A name per script the picture must draw (issue 26): its characters, each from a font that has it.
