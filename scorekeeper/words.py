@@ -812,12 +812,13 @@ ENGLISH = Words()
 
 
 @functools.cache
-def words_in(language: str) -> Words:
+def words_in(language: str, *, isolate_names: bool = False) -> Words:
     """The sentence writer of *language* (a key of :data:`LANGUAGES`) with its
     catalogue, read once per process: for words needed outside a page, as
-    every language's words typed for the cards."""
+    every language's words typed for the cards; with *isolate_names* as a page
+    writes names (the result's picture, which lays them out as the page does)."""
     if language == "en":
-        return ENGLISH
+        return Words(isolate_names=True) if isolate_names else ENGLISH
     from babel.support import Translations
 
-    return Words(Translations.load(str(TRANSLATIONS), [language]), language)
+    return Words(Translations.load(str(TRANSLATIONS), [language]), language, isolate_names=isolate_names)

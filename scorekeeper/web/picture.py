@@ -11,8 +11,14 @@ font of :data:`FONT_CHAIN` that has its characters (read from each font's
 (the cards' symbols, Hebrew), Noto Sans CJK (the fonts the PDF uses, from Debian's
 fonts-noto-core, fonts-noto-cjk, fonts-dejavu-core), Noto Color Emoji
 (fonts-noto-color-emoji), then Noto's symbol fonts. Pillow's raqm layout
-(HarfBuzz, FriBiDi) shapes Arabic and Thai and writes right-to-left runs;
-a name whose first strong letter is right-to-left has its runs in that order.
+(HarfBuzz, FriBiDi) shapes Arabic and Thai and writes each run's letters in
+its direction. The runs' order is the page's: a sentence is laid out in the
+page's direction with each name isolated in it (the page's U+2068 … U+2069,
+:meth:`Words.name`), the name's runs in the direction of its first strong
+letter (:func:`stretches`), so "★ שרה wins with 13" keeps its star on the left
+as the page, the big screen and the PDF show it. (Only isolates are resolved
+so, not the whole Unicode bidi algorithm: the page's sentences hold no
+right-to-left words of their own, only in names.)
 Noto Color Emoji is a bitmap font of one size (109 px): its runs are drawn at
 that size and scaled down. A font missing on the machine is left out of the
 chain (its characters then show as the first font's "missing" box).
@@ -141,14 +147,16 @@ def font_for(character: str, emoji: bool = False) -> FontFile | None:
 
 
 class Run(NamedTuple):
-    """Text drawn with one font."""
+    """Text drawn with one font, its letters in one direction (raqm's ``direction``)."""
 
     font: FontFile | None
     text: str
+    right_to_left: bool = False
 
 
-def runs(text: str) -> list[Run]:
-    """*text* cut into runs of one font each (:func:`font_for`), in logical order."""
+def runs(text: str, right_to_left: bool = False) -> list[Run]:
+    """*text* (no isolates: :func:`stretches`) cut into runs of one font each
+    (:func:`font_for`), in logical order, each written in the direction *right_to_left*."""
     found: list[Run] = []
     for at, character in enumerate(text):
         if found and found[-1].font is not None:
@@ -159,13 +167,13 @@ def runs(text: str) -> list[Run]:
                 and has_glyph(current, character)
                 and _next_letter_in(text, at, current)
             ):
-                found[-1] = Run(current, found[-1].text + character)
+                found[-1] = Run(current, found[-1].text + character, right_to_left)
                 continue
         font = font_for(character, emoji=_is_emoji(character, text[at + 1 : at + 2]))
         if found and found[-1].font == font:
-            found[-1] = Run(font, found[-1].text + character)
+            found[-1] = Run(font, found[-1].text + character, right_to_left)
         else:
-            found.append(Run(font, character))
+            found.append(Run(font, character, right_to_left))
     return found
 
 
@@ -180,15 +188,65 @@ def _next_letter_in(text: str, at: int, font: FontFile) -> bool:
     return False
 
 
+#: Unicode's isolate initiators (LRI, RLI, FSI) → the isolate's direction (right to left?
+#: ``None``: its first strong letter's), and the isolate's end (PDI).
+ISOLATES: dict[str, bool | None] = {"\u2066": False, "\u2067": True, "\u2068": None}
+POP_ISOLATE = "\u2069"
+
+
 def is_right_to_left(text: str) -> bool:
-    """Whether *text*'s first strong letter is right-to-left (Arabic, Hebrew): its direction as a paragraph."""
+    """Whether *text*'s first strong letter is right-to-left (Arabic, Hebrew): its
+    direction as a paragraph (what is inside isolates left out, UBA P2)."""
+    isolated = 0
     for character in text:
-        kind = unicodedata.bidirectional(character)
-        if kind in ("R", "AL"):
-            return True
-        if kind == "L":
-            return False
+        if character in ISOLATES:
+            isolated += 1
+        elif character == POP_ISOLATE:
+            isolated = max(0, isolated - 1)
+        elif not isolated:
+            kind = unicodedata.bidirectional(character)
+            if kind in ("R", "AL"):
+                return True
+            if kind == "L":
+                return False
     return False
+
+
+class Stretch(NamedTuple):
+    """A part of a line written in one direction: the sentence between names, or an isolated name."""
+
+    text: str
+    right_to_left: bool
+
+
+def stretches(text: str, right_to_left: bool) -> list[Stretch]:
+    """*text* cut at its isolates (LRI, RLI, FSI … PDI, the marks dropped), in
+    logical order: the text outside them in the line's direction *right_to_left*,
+    each isolate's in its own (FSI: its first strong letter's). An isolate not
+    closed runs to the end (UBA X6a: a name cut short by :func:`fit`); names hold
+    no direction characters (R8), so an isolate inside an isolate is read as part of it."""
+    found: list[Stretch] = []
+    start, depth, initiator = 0, 0, ""
+    for at, character in enumerate(text):
+        if character in ISOLATES:
+            if depth == 0:
+                found.append(Stretch(text[start:at], right_to_left))
+                start, initiator = at + 1, character
+            depth += 1
+        elif character == POP_ISOLATE and depth:
+            depth -= 1
+            if depth == 0:
+                found.append(_isolate(text[start:at], initiator))
+                start = at + 1
+    found.append(_isolate(text[start:], initiator) if depth else Stretch(text[start:], right_to_left))
+    return [stretch for stretch in found if stretch.text]
+
+
+def _isolate(text: str, initiator: str) -> Stretch:
+    """The text of an isolate begun by *initiator*, in its direction (:data:`ISOLATES`)."""
+    text = "".join(character for character in text if character not in ISOLATES and character != POP_ISOLATE)
+    direction = ISOLATES[initiator]
+    return Stretch(text, is_right_to_left(text) if direction is None else direction)
 
 
 @functools.lru_cache(maxsize=64)
@@ -208,22 +266,37 @@ class Line(NamedTuple):
     width: float
 
 
+def _direction(run: Run) -> str | None:
+    """raqm's direction for *run* (Pillow's own font, without raqm, takes none)."""
+    if run.font is None:
+        return None
+    return "rtl" if run.right_to_left else "ltr"
+
+
 def _run_width(run: Run, size: int, bold: bool) -> float:
     font = _font(run.font, size, bold)
     if run.font is not None and run.font.bitmap_size:
-        return font.getlength(run.text) * size / run.font.bitmap_size
-    return font.getlength(run.text)
+        return font.getlength(run.text, direction=_direction(run)) * size / run.font.bitmap_size
+    return font.getlength(run.text, direction=_direction(run))
 
 
 def lay_out(text: str, size: int, bold: bool = False, right_to_left: bool | None = None) -> Line:
-    """*text* as one line at *size* pixels: its runs in visual order, right to
-    left when *right_to_left* (``None``: when its first strong letter is, as for
-    a name alone; a sentence of the page is left to right). Each run's own
-    letters are ordered by raqm."""
-    found = runs(text)
-    if is_right_to_left(text) if right_to_left is None else right_to_left:
-        found.reverse()
-    return Line(tuple(found), size, bold, sum(_run_width(run, size, bold) for run in found))
+    """*text* as one line at *size* pixels: its runs in visual order. The line
+    is right to left when *right_to_left* (``None``: when its first strong
+    letter is, as for a name alone; a sentence of the page is left to right);
+    each isolated name in it (:func:`stretches`) keeps its own direction, its
+    runs together. Each run's own letters are ordered by raqm."""
+    direction = is_right_to_left(text) if right_to_left is None else right_to_left
+    parts = []
+    for stretch in stretches(text, direction):
+        found = runs(stretch.text, stretch.right_to_left)
+        if stretch.right_to_left:
+            found.reverse()
+        parts.append(found)
+    if direction:
+        parts.reverse()
+    ordered = tuple(run for part in parts for run in part)
+    return Line(ordered, size, bold, sum(_run_width(run, size, bold) for run in ordered))
 
 
 def _graphemes_cut(text: str) -> str:
@@ -266,18 +339,20 @@ def draw_line(image: Image.Image, line: Line, x: float, baseline: float, fill: s
         if run.font is not None and run.font.bitmap_size:
             _draw_bitmap_run(image, run, font, line.size, x, baseline)
         else:
-            draw.text((x, baseline), run.text, font=font, fill=fill, anchor="ls")
+            draw.text((x, baseline), run.text, font=font, fill=fill, anchor="ls", direction=_direction(run))
         x += _run_width(run, line.size, line.bold)
 
 
 def _draw_bitmap_run(image: Image.Image, run: Run, font, size: int, x: float, baseline: float) -> None:
     """A colour emoji run: drawn at the font's one size, scaled to *size*, pasted on its baseline."""
     assert run.font is not None and run.font.bitmap_size
-    left, top, right, bottom = font.getbbox(run.text, anchor="ls")
+    left, top, right, bottom = font.getbbox(run.text, anchor="ls", direction=_direction(run))
     if right <= left or bottom <= top:
         return
     drawn = Image.new("RGBA", (right - left, bottom - top))
-    ImageDraw.Draw(drawn).text((-left, -top), run.text, font=font, anchor="ls", embedded_color=True)
+    ImageDraw.Draw(drawn).text(
+        (-left, -top), run.text, font=font, anchor="ls", embedded_color=True, direction=_direction(run)
+    )
     scale = size / run.font.bitmap_size
     scaled = drawn.resize(
         (max(1, round(drawn.width * scale)), max(1, round(drawn.height * scale))), Image.Resampling.LANCZOS
@@ -295,8 +370,8 @@ def name_box(name: str, width: int = 360, height: int = 60, size: int = 32) -> I
 
 def result_picture(sheet: ScoreSheet, played_on: date | None, words: Words) -> bytes:
     """The PNG (:data:`WIDTH` × :data:`HEIGHT`, a palette of at most 256
-    colours) of *sheet*'s result in the language of *words* (names not
-    isolated: :class:`Words` with ``isolate_names=False``)."""
+    colours) of *sheet*'s result in the language of *words* (names isolated as
+    on the page: :class:`Words` with ``isolate_names=True``)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
     margin = 40
@@ -308,9 +383,7 @@ def result_picture(sheet: ScoreSheet, played_on: date | None, words: Words) -> b
         42,
         ACCENT_INK,
     )
-    # the page's languages are written left to right: so are its sentences, whatever names they hold
-    winner = fit("★ " + words.result_winner(sheet), 44, WIDTH - 2 * margin, True, 24, right_to_left=False)
-    draw_line(image, winner, margin, 132, INK)
+    draw_line(image, winner_line(sheet, words), margin, 132, INK)
     ranked = sheet.ranked
     gap = 20
     panel_width = (WIDTH - 2 * margin - gap * (len(ranked) - 1)) // max(1, len(ranked))
@@ -319,6 +392,14 @@ def result_picture(sheet: ScoreSheet, played_on: date | None, words: Words) -> b
         _draw_panel(image, draw, result, words, left, 168, panel_width, 420)
     draw_line(image, lay_out("DRAKO scorekeeper", 18), margin, 615, MUTED)
     return _png(image)
+
+
+def winner_line(sheet: ScoreSheet, words: Words, width: int = WIDTH - 80) -> Line:
+    """The picture's headline, "★ Quin wins with 18" (:meth:`Words.result_winner`),
+    laid out to fit *width* pixels (44 px bold, down to 24 px). The page's
+    languages are written left to right: so is the sentence, each name in it
+    isolated in its own direction (:func:`stretches`), as the page shows it."""
+    return fit("★ " + words.result_winner(sheet), 44, width, True, 24, right_to_left=False)
 
 
 class PanelText(NamedTuple):

@@ -9,12 +9,13 @@ from datetime import date
 
 import pytest
 from bs4 import BeautifulSoup
-from PIL import Image, ImageDraw, ImageFont, features
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
 from scorekeeper.engine import Game, score_game
 from scorekeeper.web.links import encode_game
 from scorekeeper.web.picture import (
     available_fonts,
+    draw_line,
     fit,
     has_glyph,
     is_right_to_left,
@@ -22,6 +23,7 @@ from scorekeeper.web.picture import (
     name_box,
     panel_text,
     runs,
+    winner_line,
 )
 from scorekeeper.words import words_in
 from tests.conftest import CASE_FILES, form_data, load_case, saved_links
@@ -216,3 +218,77 @@ def test_a_name_too_long_for_its_panel_is_drawn_smaller_then_cut():
     assert line.width <= 233 and line.size == 18
     assert "".join(run.text for run in line.runs).endswith("…")
     assert fit("Quin", 30, 233, bold=True, smallest=18).size == 30  # a short name stays at its size
+
+
+#: Case 10 (R5): Bo wins with 13, Ada has -3; here the winner is given a right-to-left name.
+ONE_DRAGON = load_case(next(path for path in CASE_FILES if path.name.startswith("10-")))
+RIGHT_TO_LEFT = {"Hebrew": "שרה", "Arabic": "سارة"}
+
+
+def ink(parts: list[tuple[str, bool | None]], size: int, x: float = 10) -> list[Image.Image]:
+    """Each part laid out alone (in its own direction: ``None`` its first strong letter's)
+    and drawn white on black after the one before, as the page orders them: one image per part."""
+    drawn = []
+    for text, right_to_left in parts:
+        image = Image.new("L", (1200, 80))
+        line = lay_out(text, size, bold=True, right_to_left=right_to_left)
+        draw_line(image, line, x, 60, "white")
+        drawn.append(image)
+        x += line.width
+    return drawn
+
+
+def columns(image: Image.Image) -> tuple[int, int]:
+    """The leftmost and rightmost pixel columns *image* has ink in."""
+    box = image.getbbox()
+    assert box is not None
+    return box[0], box[2]
+
+
+@pytest.mark.parametrize("script", RIGHT_TO_LEFT)
+def test_the_headline_keeps_its_star_left_of_a_right_to_left_winner_as_the_page_does(script):
+    """The page writes "★ <bdi>שרה</bdi> wins with 13": the sentence left to right, the
+    name isolated. The picture's headline has each pixel where the parts drawn one after
+    the other in that order put it: the star left of the name (it was drawn on its right)."""
+    name = RIGHT_TO_LEFT[script]
+    sheet = score_game(Game.from_dict(named(ONE_DRAGON["game"], ["Ada", name])))
+    line = winner_line(sheet, words_in("en", isolate_names=True))
+    headline = Image.new("L", (1200, 80))
+    draw_line(headline, line, 10, 60, "white")
+    star, space, drawn_name, rest = ink([("★", False), (" ", False), (name, None), (" wins with 13", False)], line.size)
+    assert columns(star)[1] < columns(drawn_name)[0] and columns(drawn_name)[1] < columns(rest)[0]
+    expected = ImageChops.lighter(ImageChops.lighter(star, space), ImageChops.lighter(drawn_name, rest))
+    assert ImageChops.difference(headline, expected).getbbox() is None
+    name_first = ImageChops.lighter(*ink([(name, None), (" ★", False)], line.size))  # what it drew before
+    assert ImageChops.difference(
+        headline.crop((0, 0, columns(rest)[0], 80)), name_first.crop((0, 0, columns(rest)[0], 80))
+    ).getbbox()
+
+
+def test_a_right_to_left_name_inside_a_name_keeps_its_own_order():
+    """An isolated name is laid out in its first strong letter's direction, its runs
+    together: "שרה Bo" (right to left) has Bo on the left, as a browser draws it."""
+    line = lay_out("★ \u2068שרה Bo\u2069 wins", 32, right_to_left=False)
+    assert [run.text.strip() for run in line.runs if run.text.strip()] == ["★", "Bo", "שרה", "wins"]
+    sentence = lay_out("\u2068שרה\u2069 wins", 32)  # a sentence's direction is not its name's (UBA P2)
+    assert [run.text for run in sentence.runs] == ["שרה", " wins"]
+
+
+@pytest.mark.parametrize("script", RIGHT_TO_LEFT)
+def test_the_served_picture_shows_the_star_left_of_a_right_to_left_winner(client, script):
+    """GET /sheet/<token>/picture-en.png: its headline band as the parts drawn in the page's order
+    (a picture of 256 colours: a few anti-aliased edge pixels may round the other way)."""
+    name = RIGHT_TO_LEFT[script]
+    token = encode_game(Game.from_dict(named(ONE_DRAGON["game"], ["Ada", name])), date(2026, 11, 30))
+    served = Image.open(io.BytesIO(client.get(f"/sheet/{token}/picture-en.png").data)).convert("L")
+    band = served.crop((0, 72, 1200, 152)).point(
+        lambda value: 255 if value < 138 else 0
+    )  # darker than halfway from paper to ink
+    line = winner_line(score_game(Game.from_dict(named(ONE_DRAGON["game"], ["Ada", name]))), words_in("en"))
+    parts = ink([("★", False), (" ", False), (name, None), (" wins with 13", False)], line.size, x=40)
+    expected = parts[0]
+    for part in parts[1:]:
+        expected = ImageChops.lighter(expected, part)
+    expected = expected.point(lambda value: 255 if value > 127 else 0)  # more than half ink
+    differing = ImageChops.difference(band, expected).histogram()[255]
+    assert differing < 0.03 * expected.histogram()[255], differing

@@ -297,7 +297,7 @@ def picture(public_id: str, language: str):
     entry, played_on = saved.entry, saved.played_on
     return picture_response(
         f"game:{saved.public_id}:{saved.revision}:{language}",
-        lambda: result_picture(store.sheet_of(entry), played_on, words_in(language)),
+        lambda: result_picture(store.sheet_of(entry), played_on, words_in(language, isolate_names=True)),
         immutable=False,
     )
 

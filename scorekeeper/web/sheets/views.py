@@ -91,7 +91,7 @@ def sheet_picture(token: str, language: str):
     game, played_on = game_from_token(token)  # a damaged link gets no picture
     return picture_response(
         f"sheet:{token}:{language}",
-        lambda: result_picture(score_game(game), played_on, words_in(language)),
+        lambda: result_picture(score_game(game), played_on, words_in(language, isolate_names=True)),
         immutable=True,
     )
 
