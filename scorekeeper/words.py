@@ -729,6 +729,9 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "games-not-list": lambda w, p: w._('"games" must be a non-empty list of game files'),
     "too-many-games": lambda w, p: w._("at most %(most)d games can be imported at once, not %(count)d", **p),
     "date-invalid": lambda w, p: w._("date %(value)s is not a date like 2026-11-30", value=repr(p["value"])),
+    "date-out-of-range": lambda w, p: w._(
+        "the date played %(value)s is outside the dates a game can be played on, %(earliest)s to %(latest)s", **p
+    ),
     "details-not-text": lambda w, p: w._("location and notes must be text"),
     "details-too-long": _too_long,
     "details-hidden-characters": _hidden_characters,

@@ -37,6 +37,27 @@ from .standing import note_change
 
 MAX_LOCATION = 100
 MAX_NOTES = 2000
+#: The dates a game may be typed as played on, first and last: those a sheet link holds
+#: (two bytes of days since 2000-01-01, ``web.links``). The form's date input, its
+#: check, and the shared tables keep to them; games imported from files keep theirs.
+EARLIEST_PLAYED_ON = date(2000, 1, 1)
+LATEST_PLAYED_ON = date(2179, 6, 6)
+
+
+def check_played_on(played_on: date) -> date:
+    """*played_on* if it is from :data:`EARLIEST_PLAYED_ON` to :data:`LATEST_PLAYED_ON`.
+
+    :raises GameError: ``"date-out-of-range"`` with the ``value``, ``earliest`` and
+        ``latest`` dates (``YYYY-MM-DD``).
+    """
+    if not EARLIEST_PLAYED_ON <= played_on <= LATEST_PLAYED_ON:
+        raise GameError(
+            "date-out-of-range",
+            value=played_on.isoformat(),
+            earliest=EARLIEST_PLAYED_ON.isoformat(),
+            latest=LATEST_PLAYED_ON.isoformat(),
+        )
+    return played_on
 
 
 class GameChanged(Exception):

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from ..engine import GameError, GameErrors, get_ruleset
 from ..store import tables as rows
 from ..store.db import db
-from ..store.games import Details, save_game
+from ..store.games import Details, check_played_on, save_game
 from ..store.models import Group, SavedGame
 from . import live, model
 from .model import CODE_ALPHABET, CODE_LENGTH, EXPIRES_AFTER, Draft, Phone, Seat, Shown, Table
@@ -92,10 +92,12 @@ def start(ruleset: str, played_on: date, *, checks_required: bool = True) -> tup
     R9) played on *played_on* (the host phone's local date).
 
     :returns: the table and the host's secret (only its hash is stored).
-    :raises GameErrors: ``"ruleset-unknown"`` (R9).
+    :raises GameErrors: ``"ruleset-unknown"`` (R9), ``"date-out-of-range"``
+        (:func:`~scorekeeper.store.games.check_played_on`).
     """
     try:
         ruleset_id = get_ruleset(ruleset).id
+        check_played_on(played_on)
     except GameError as error:
         raise GameErrors([error]) from None
     expire()
@@ -235,8 +237,13 @@ def play_again(code: str, secrets: Secrets, played_on: date | None = None) -> Ta
     Asked twice, or from two processes at once, it gives the same new table.
 
     :raises NotAllowed: ``"host-only"``. :raises TableConflict: ``"table-not-locked"``.
-    :raises NoSuchTable: ``"table-not-found"``.
+    :raises NoSuchTable: ``"table-not-found"``. :raises GameErrors: ``"date-out-of-range"``.
     """
+    if played_on is not None:
+        try:
+            check_played_on(played_on)
+        except GameError as error:
+            raise GameErrors([error]) from None
     table = find(code)
     if table is None:
         raise model.NoSuchTable("table-not-found")

@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from babel import support
-from flask_babel import get_locale, get_translations, ngettext
+from flask_babel import format_date, get_locale, get_translations, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -35,7 +35,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional, Va
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import LEGENDS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Card, parse_card, rows_of
-from ..store.games import MAX_LOCATION, MAX_NOTES, has_hidden_controls
+from ..store.games import EARLIEST_PLAYED_ON, LATEST_PLAYED_ON, MAX_LOCATION, MAX_NOTES, has_hidden_controls
 from ..words import LANGUAGES, Words, words_in
 
 LEGEND_CHOICES = [SelectChoice(legend.id, legend.name) for legend in LEGENDS]
@@ -254,6 +254,25 @@ class PageForm(FlaskForm):
             return _wtforms_catalogue(str(get_locale() or "en"))
 
 
+class PlayedOnInRange:
+    """The date played's check: from :data:`EARLIEST_PLAYED_ON` to :data:`LATEST_PLAYED_ON`
+    (what a sheet link holds), said beside the field in the page's language; its ``min``
+    and ``max`` go on the date input (WTForms' ``DateInput`` renders these flags)."""
+
+    field_flags = {"min": EARLIEST_PLAYED_ON.isoformat(), "max": LATEST_PLAYED_ON.isoformat()}
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if field.data is not None and not EARLIEST_PLAYED_ON <= field.data <= LATEST_PLAYED_ON:
+            day = _("d MMMM y")
+            raise ValidationError(
+                _(
+                    "Choose a date from %(earliest)s to %(latest)s.",
+                    earliest=format_date(EARLIEST_PLAYED_ON, day),
+                    latest=format_date(LATEST_PLAYED_ON, day),
+                )
+            )
+
+
 class RulesetAndDateForm(PageForm):
     """The ruleset and the date played, as a new game and a new table ask for them."""
 
@@ -263,7 +282,7 @@ class RulesetAndDateForm(PageForm):
         default="pocket",
         validate_choice=False,
     )
-    played_on = DateField("Date played", validators=[Optional()], default=date.today)
+    played_on = DateField("Date played", validators=[Optional(), PlayedOnInRange()], default=date.today)
 
 
 class GameForm(RulesetAndDateForm):

@@ -29,6 +29,7 @@ import zlib
 from datetime import date, timedelta
 
 from ..engine import LEGENDS, RULESETS, Card, Game, rows_of
+from ..store.games import EARLIEST_PLAYED_ON, LATEST_PLAYED_ON
 
 VERSION = "2"
 _CARDS = tuple(Card)
@@ -40,6 +41,7 @@ _LETTERS = "abcdefghij"  # version 1
 _MAX_JSON = 8 * 1024  # version 1
 
 assert len(LEGENDS) <= 256 and len(_RULESETS) <= 16 and len(_CARDS) == 10
+assert EARLIEST_PLAYED_ON == _EPOCH and (LATEST_PLAYED_ON - _EPOCH).days == 0xFFFF  # what two bytes of days hold
 
 
 class DamagedLink(ValueError):
@@ -47,7 +49,10 @@ class DamagedLink(ValueError):
 
 
 def encode_game(game: Game, played_on: date | None = None) -> str:
-    """The URL token for *game*, played on *played_on* (about 40–250 characters)."""
+    """The URL token for *game*, played on *played_on* (about 40–250 characters).
+
+    :raises OverflowError: *played_on* before :data:`~scorekeeper.store.games.EARLIEST_PLAYED_ON`
+        or after :data:`~scorekeeper.store.games.LATEST_PLAYED_ON` (the form refuses those first)."""
     out = bytearray()
     out.append(_RULESETS.index(game.ruleset.id) * 16 + (8 if played_on else 0) + len(game.players))
     if played_on is not None:
