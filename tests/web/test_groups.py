@@ -19,7 +19,7 @@ from itsdangerous import URLSafeSerializer
 
 from scorekeeper import create_app
 from scorekeeper.web.membership import COOKIE
-from tests.conftest import CASE_FILES, app_on, form_data, load_case, run_cli
+from tests.conftest import CASE_FILES, app_on, form_data, load_case, run_cli, saved_links
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))  # Ada, Bo, Cy, Di: Di wins
 
@@ -572,3 +572,24 @@ def test_a_new_invite_link_locks_out_phones_that_joined_with_the_old_one(databas
     assert db_app.test_client().get(old).status_code == 404
     assert bo.get(new).status_code == 303 and history_ids(bo) == [public.removeprefix("/g/")]
     assert invite_link(bo, group_path).removeprefix("http://localhost") == new
+
+
+def test_a_roster_player_left_without_games_has_no_link_to_a_stats_page(phones):
+    """Bo corrected to Bob: the roster keeps Bo (0 games: the form still offers the name)
+    as plain text, with no link to a stats page that would say "Not found"; every
+    player link left on the group's page (roster and standing) opens stats."""
+    phone, _, _ = phones
+    response = phone.post("/games", data={"token": sheet_token(phone, game_of("Ada", "Bo", "Cy", "Di"))})
+    _public, private = saved_links(phone, response)
+    corrected = phone.post(f"{private}/edit", data=form_data(game_of("Ada", "Bob", "Cy", "Di")) | {"based_on": 1})
+    assert corrected.status_code == 303
+    [group_path] = group_paths(phone)
+    page = soup_of(phone.get(group_path))
+    bo = next(row for row in page.select("#roster .roster li") if row.select_one(".player-name").get_text() == "Bo")
+    assert bo.select_one(".games").get_text() == "0 games" and bo.select_one("a.player-name") is None
+    assert stat(phone, "Bo", "games", group=group_path.rsplit("/", 1)[1]) is None  # what the link opened: Not found
+    links = [a["href"] for a in page.select("a[href^='/player']")]
+    named = {parse_qs(urlsplit(link).query)["name"][0] for link in links}
+    assert named == {"Ada", "Bob", "Cy", "Di"}  # the roster's four with games, the standing's four
+    assert len(links) == 8
+    assert all(phone.get(link).status_code == 200 for link in links)
