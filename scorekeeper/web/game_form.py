@@ -9,6 +9,7 @@ hands over its own form class, action URL and page words.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from datetime import date
 from types import SimpleNamespace
@@ -20,6 +21,7 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from itsdangerous import BadData, URLSafeSerializer
 from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response as Answer
 
 from ..engine import (
     LEGENDS,
@@ -71,7 +73,21 @@ def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game,
         return render_game_form(form, action_url, _attach_errors(form, problems.errors), status=422, **page)
     if not shape_ok:
         return render_game_form(form, action_url, status=422, **page)
-    return on_valid(game, form)
+    return _to_the_game(on_valid(game, form))
+
+
+#: The id of a draft kept in the browser, posted with it by static/js/entry.js (``draft``).
+DRAFT_ID = re.compile(r"[0-9a-z]{1,32}")
+
+
+def _to_the_game(answer):
+    """*answer* (a valid game's) with ``#draft-<id>`` on its redirect when the post
+    carried its draft's id: the game's page (static/js/scored.js) deletes that draft, which
+    the form keeps until then (a post that fails loses nothing)."""
+    draft = request.form.get("draft", "")
+    if isinstance(answer, Answer) and answer.status_code == 303 and DRAFT_ID.fullmatch(draft):
+        answer.headers["Location"] = f"{answer.headers['Location'].partition('#')[0]}#draft-{draft}"
+    return answer
 
 
 def expired_game_form(form_class: type[GameForm], action_url: str, **page):
@@ -228,6 +244,7 @@ def render_game_form(
             start_form=start_form,
             # a form shown in answer to a post (a refusal): entry.js puts this GET of it in the history instead
             kept_address=kept_entries_url(action_url) if request.method == "POST" else None,
+            posted=request.method == "POST",  # entry.js: these entries are the draft, never offered over
         ),
         status,
     )

@@ -99,6 +99,9 @@
   // on the next visit. A leave-page prompt only while a change could not be kept.
   // While a draft is offered and not yet answered, it is never overwritten:
   // changes made meanwhile are not kept (the browser asks before leaving).
+  // Scored, the draft stays until the game's page is shown: the post carries the draft's id
+  // (posted), the server's answer goes to the game's page with #draft-<id>, whose sheet.js
+  // deletes it. A post that fails (no network, an error page, Back) leaves it to be offered.
   var draftKey = "scorekeeper.draft:" + form.getAttribute("action"), unkept = false, started = false;
   var offered = false;
   function entries() {
@@ -122,11 +125,11 @@
   function readDraft() {
     try { return JSON.parse(window.localStorage.getItem(draftKey)); } catch (e) { return null; }
   }
-  function keepDraft(sent) {
+  function keepDraft(posted) {
     if (!started) { return; }
-    if (offered && !sent) { unkept = true; return; }
+    if (offered && !posted) { unkept = true; return; }
     try {
-      window.localStorage.setItem(draftKey, JSON.stringify({ sent: !!sent, entries: entries() }));
+      window.localStorage.setItem(draftKey, JSON.stringify({ posted: posted, entries: entries() }));
       unkept = false;
     } catch (e) { unkept = true; }
   }
@@ -225,6 +228,7 @@
       keepDraft();
       return;
     }
+    if (form.hasAttribute("data-posted")) { keepDraft(); return; }  // the answer to a post (refused): its entries
     if (draft && draft.entries && !draft.sent && !isEmpty(draft.entries) &&
         JSON.stringify(draft.entries) !== JSON.stringify(now)) {
       var names = draft.entries.fields.filter(function (f) { return /-name$/.test(f[0]) && f[1]; })
@@ -251,7 +255,7 @@
       });
       return;
     }
-    if (draft && draft.sent && isEmpty(now)) {  // scored or saved since: a new game starts empty
+    if (draft && draft.sent && isEmpty(now)) {  // (a draft marked sent by an earlier version) a new game starts empty
       try { window.localStorage.removeItem(draftKey); } catch (e) { /* nothing kept */ }
       return;
     }
@@ -289,7 +293,15 @@
       e.preventDefault();
       return;
     }
-    keepDraft(true);
+    if (action === "score") {  // the draft's id, posted: the game's page deletes this draft
+      var id = form.elements.draft || form.appendChild(el("input"));
+      id.type = "hidden";
+      id.name = "draft";
+      id.value = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+      keepDraft(id.value);
+    } else {
+      keepDraft();
+    }
     unkept = false;
   });
   window.addEventListener("beforeunload", function (e) {

@@ -343,7 +343,25 @@
     var fill = area.closest(".paste-field").querySelector(".fill-grid");
     fill.addEventListener("click", function () { pasted(area); });
   });
+  // What the kingdom *now* changes in *was* (each {kingdom: 16 card ids or null, legends: ids}),
+  // in the page's words: "r4c4: Dragon, …" (a seat's change a table's lock overtook: table.js).
+  function changes(now, was) {
+    var what = [];
+    now.kingdom.forEach(function (card, m) {
+      if (card !== was.kingdom[m]) {
+        what.push(palette.dataset.cell.replace(8, (m >> 2) + 1).replace(9, m % 4 + 1) + ": " +
+          (card ? cards[card].name : palette.dataset.cleared));
+      }
+    });
+    now.legends.concat(was.legends).forEach(function (legend) {
+      if ((now.legends.indexOf(legend) < 0) !== (was.legends.indexOf(legend) < 0)) {
+        what.push(form.querySelector("[value='" + legend + "']").nextSibling.textContent.trim());
+      }
+    });
+    return what.join(", ");
+  }
   window.KingdomEntry = {
+    changes: changes,
     hooks: hooks,
     apply: apply,
     keep: keep,

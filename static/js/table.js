@@ -14,7 +14,7 @@
   // (the ETag of the live part as the page came with it: asked again unchanged, the server answers 304)
   var shown = { version: +live.dataset.version, look: live.dataset.look }, latest = null, etag = live.dataset.etag;
   var locked = live.hasAttribute("data-locked"), asking = false, again = false, stream = null, leaving = false;
-  var seatPage = { table: function () {}, online: function () {}, quiet: function () { return ""; } };
+  var seatPage = { table: function () {}, online: function () {}, quiet: function () { return ""; }, left: function () {} };
   var troubles = {};
 
   // A request that gives up after LIMIT ms (a request that never answers stops nothing).
@@ -62,7 +62,7 @@
     shown.version = table.version;
   }
   function leave() {
-    if (!leaving) { leaving = true; window.location.href = live.dataset.table; }
+    if (!leaving) { leaving = true; seatPage.left(); window.location.href = live.dataset.table; }
   }
   // The live part as the server renders it for this phone now (after a reconnection, a change
   // of more than the counts, and every SLOW_POLL ms without a stream).
@@ -165,11 +165,14 @@
   window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; now(); } });
   var refreshButton = document.getElementById("refresh");
   if (refreshButton) { refreshButton.hidden = true; }
-  if (locked) {  // a seat's draft kept in this tab is never sent now
+  if (locked) {  // a seat's draft kept in this tab is never sent now; a change the lock overtook is said
     try {
       Object.keys(localStorage).forEach(function (k) {
         if (k.indexOf(DRAFTS + live.dataset.table + "/seat/") === 0) { localStorage.removeItem(k); }
       });
+      var note = document.getElementById("not-sent"), unsent = sessionStorage.getItem(DRAFTS);  // as the seat's page left it
+      sessionStorage.removeItem(DRAFTS);
+      if (note && unsent) { note.textContent = note.dataset.text.replace("{change}", unsent); note.hidden = false; }
     } catch (e) { /* no storage */ }
   }
   connect();
@@ -249,8 +252,8 @@
         return;
       }
       refused = true;  // refused (locked, not this phone's, a kingdom not complete): never sent again as it is
+      if (answer[0] === 409) { leave(); return; }  // locked: the sheet says what it did not get
       kept(null);
-      if (answer[0] === 409) { leave(); return; }
       var errors = answer[1] && answer[1].errors;
       saveStatus.textContent = errors && errors.length ? errors.join(" ") : form.dataset.refused;
       if (wantDone) { wantDone = null; refused = false; }  // "Done" too early: the cards still count
@@ -291,6 +294,12 @@
     if (now !== entered()) { show(now); base = now; }
   };
   seatPage.online = function () { send(); };
+  // Leaving for the sheet (the table locked) with changes the server never got: the sheet says which,
+  // in this page's words, kept for it in this tab (sessionStorage, under DRAFTS).
+  seatPage.left = function () {
+    var record = kept(), what = record && entry.changes(JSON.parse(record.draft), JSON.parse(record.base));
+    try { if (what) { sessionStorage.setItem(DRAFTS, what); } } catch (e) { /* not said */ }
+  };
   entry.hooks.preview = function () { return pending || sending; };  // the draft's answer brings the points
   entry.hooks.changed = function () {
     var record = kept();

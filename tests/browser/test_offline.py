@@ -208,3 +208,77 @@ def test_the_offline_page_and_the_kept_game_pass_axe(browser, live_server, axe_s
         _check_axe(page, axe_script)
     finally:
         context.close()
+
+
+#: The game form's drafts kept in this browser, by key.
+DRAFTS = "Object.keys(localStorage).filter(k => k.startsWith('scorekeeper.draft:'))"
+
+
+def _offered_again(context, live_server: str) -> None:
+    """A new tab on the form offers the draft of GAME, and "Continue" gives every name back."""
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    expect(page.locator("#draft-offer")).to_be_visible()
+    names = ", ".join(player["name"] for player in GAME["players"])
+    expect(page.locator("#draft-offer .draft-what")).to_have_text(f"({names})")
+    page.click("#draft-continue")
+    assert [page.input_value(f"#players-{i}-name") for i in range(4)] == [p["name"] for p in GAME["players"]]
+    page.close()
+
+
+def test_a_score_whose_post_fails_without_a_worker_keeps_the_draft(browser, live_server):
+    """Found by a tester: the draft was marked sent at the press, so a post that failed lost the
+    game. A browser without the worker (or before it took over): the post finds no network."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/")
+        fill_game(page, GAME)
+        context.route("**/", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+        with pytest.raises(Exception, match="ERR_FAILED"):  # the browser's own error page
+            with page.expect_navigation():
+                page.click("#score")
+        context.unroute("**/")
+        _offered_again(context, live_server)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("status", [500, 413])
+def test_a_score_the_server_fails_or_refuses_with_an_error_page_keeps_the_draft(phone_context, live_server, status):
+    page = phone_context.new_page()
+    page.goto(f"{live_server}/")
+    page.evaluate(CONTROLLED)  # the worker passes an answer on as it is: only a missing network is its
+    fill_game(page, GAME)
+    phone_context.route(
+        "**/",
+        lambda route: (
+            route.fulfill(status=status, content_type="text/html", body="<h1>Sorry</h1>")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.click("#score")
+    expect(page.locator("h1")).to_have_text("Sorry")
+    phone_context.unroute("**/")
+    _offered_again(phone_context, live_server)
+
+
+def test_a_refused_score_keeps_the_draft_and_a_scored_game_clears_it(phone_context, live_server):
+    page = phone_context.new_page()
+    page.goto(f"{live_server}/")
+    fill_game(page, GAME)
+    page.fill("#players-3-cells-15", "")  # a kingdom of 15 cards: refused (422), the form with its errors
+    page.click("#score")
+    page.wait_for_selector("#form-errors")
+    assert len(page.evaluate(DRAFTS)) == 1
+    _offered_again(phone_context, live_server)
+    page.fill("#players-3-cells-15", GAME["players"][3]["kingdom"][3][3])
+    page.click("#score")
+    expect_sheet(page)
+    assert page.url.startswith(f"{live_server}/sheet/") and "#" not in page.url  # the sheet's own address
+    assert page.evaluate(DRAFTS) == []  # the sheet of the game shown: its draft gone
+    again = phone_context.new_page()
+    again.goto(f"{live_server}/")
+    expect(again.locator("#palette")).to_be_visible()
+    expect(again.locator("#draft-offer")).to_be_hidden()

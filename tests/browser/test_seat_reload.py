@@ -258,3 +258,54 @@ def test_a_tap_made_offline_is_sent_when_the_phone_is_back(browser, live_server)
         assert problems == [] or all("ERR_INTERNET_DISCONNECTED" in p for p in problems)
     finally:
         context.close()
+
+
+def test_a_card_tapped_offline_before_the_lock_is_said_not_sent_on_the_sheet(browser, live_server):
+    """Found by a tester: Cy, done, taps a Dragon into r4c4 offline; the host locks; Cy's phone
+    back online jumped to the sheet without a word. It says now which change was not sent."""
+    phones = [_new_phone(browser) for _ in range(3)]
+    (_, host, host_problems), (_, bo, bo_problems), (cy_context, cy, cy_problems) = phones
+    try:
+        code = _seat_ada_and_bo(host, bo, live_server, done=True)
+        cy.goto(f"{live_server}/t/{code}")
+        _take_seat(cy, "Cy")
+        cells = [card for row in CASE["game"]["players"][2]["kingdom"] for card in row]
+        token = cy.get_attribute("#seat-form input[name=csrf_token]", "value")
+        fields = {f"seat-cells-{m}": card for m, card in enumerate(cells)} | {"action": "done", "csrf_token": token}
+        assert cy.request.post(cy.url, form=fields, max_redirects=0).status == 303
+        expect(cy.locator("#undone")).to_be_visible(timeout=10_000)
+        cy.wait_for_selector("#palette:not([hidden])")
+        card, name = ("dragon", "Dragon") if cells[15] != "dragon" else ("portal", "Portal")
+
+        cy_context.set_offline(True)
+        _paint(cy, card, [15])
+        expect(cy.locator("#live-status")).to_contain_text("cards kept on this phone")
+        assert cy.evaluate(KEPT) == 1
+
+        host.goto(f"{live_server}/t/{code}")
+        with host.expect_navigation():
+            host.locator("#checks").tap()
+        with host.expect_navigation():
+            host.locator("#lock").tap()
+        host.wait_for_selector("#score-table")
+
+        cy_context.set_offline(False)
+        cy.wait_for_selector("#table-done", timeout=15_000)
+        expect(cy.locator("#not-sent")).to_have_text(
+            f"Your last change (r4c4: {name}) was not sent: the table was locked before it arrived. "
+            "If the kingdom is wrong, correct the saved game."
+        )
+        _shot(cy, "table-locked-change-not-sent.png")
+        for _ in range(50):  # the sheet's table.js (deferred) drops what was kept
+            if not cy.evaluate(KEPT):
+                break
+            cy.wait_for_timeout(100)
+        assert cy.evaluate(KEPT) == 0
+        cy.reload()  # said once
+        cy.wait_for_selector("#table-done")
+        expect(cy.locator("#not-sent")).to_be_hidden()
+        expect(bo.locator("#not-sent")).to_be_hidden()  # Bo had sent everything
+        assert host_problems == [] and bo_problems == [] and cy_problems == []
+    finally:
+        for context, _, _ in phones:
+            context.close()

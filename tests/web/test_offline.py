@@ -106,3 +106,15 @@ def test_a_fresh_form_token_is_never_kept(app):
 def _two_players() -> dict:
     row = ["forest", "forest", "forest", "forest"]
     return {"players": [{"name": name, "kingdom": [row] * 4, "legends": []} for name in ("Ann", "Bo")]}
+
+
+def test_a_scored_post_carrying_its_drafts_id_goes_to_the_sheet_with_it(client):
+    """entry.js posts its draft's id; the sheet's address gets it as #draft-<id> (scored.js
+    deletes that draft there). Without an id, or a made-up one, the address is the sheet's own."""
+    kept = client.post("/", data=form_data(_two_players()) | {"draft": "m3x9k2abc"})
+    assert kept.status_code == 303 and re.fullmatch(r"/sheet/[\w.-]+#draft-m3x9k2abc", kept.headers["Location"])
+    for draft in ({}, {"draft": "<b>"}, {"draft": "x" * 33}):
+        plain = client.post("/", data=form_data(_two_players()) | draft)
+        assert plain.status_code == 303 and "#" not in plain.headers["Location"]
+    refused = client.post("/", data=form_data(_two_players()) | {"draft": "m3x9k2abc", "players-1-cells-0": ""})
+    assert refused.status_code == 422 and b"data-posted" in refused.data  # entry.js keeps its entries

@@ -669,3 +669,27 @@ def test_the_group_a_table_was_locked_in_is_offered_first_on_the_hosts_next_save
     offered = soup(client.get(sheet)).select("#group-choice input[name=group]")
     assert [(i["value"], i.has_attr("checked")) for i in offered][0] == (club, True)
     assert len(offered) == 3  # Club night, Home, a new group
+
+
+def test_a_seat_page_names_cells_and_the_locked_page_has_the_words_for_a_change_not_sent(app, client):
+    """table.js (with kingdom.js) says on the locked page which change the lock overtook: the
+    seat page gives the cell's words (Words.cell: r4c4, Z4S4, L4C4), the locked page the sentence."""
+    players = CASE19["game"]["players"][:2]
+    code = start_table(client)
+    bo = app.test_client()
+    for n, (phone, player) in enumerate(zip([client, bo], players, strict=True), start=1):
+        phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        phone.post(f"/t/{code}/seat/{n}", data=seat_fields(player, action="save"))
+    cells = {"en": "r8c9", "de": "Z8S9", "fr": "L8C9"}
+    for lang, cell in cells.items():
+        assert soup(bo.get(f"/t/{code}/seat/2?lang={lang}")).find(id="palette")["data-cell"] == cell
+    for n, phone in enumerate([client, bo], start=1):
+        phone.post(f"/t/{code}/seat/{n}", data=seat_fields(players[n - 1]))
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    starts = {"en": "Your last change ({change}) was not sent", "de": "Deine letzte Änderung ({change})"}
+    starts["fr"] = "Votre dernière modification ({change}) n’a pas été envoyée"
+    for lang, start in starts.items():
+        note = soup(bo.get(f"/t/{code}?lang={lang}")).find(id="not-sent")
+        assert note.has_attr("hidden") and note["data-text"].startswith(start)
+    assert soup(app.test_client().get(f"/t/{code}")).find(id="not-sent") is None  # a phone never seated here
