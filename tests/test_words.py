@@ -115,6 +115,7 @@ def table_refusals() -> list[GameError]:
     as a table's change meets it; the web layer's own (a request's shape) as it writes them."""
     from datetime import UTC, date, datetime
 
+    from scorekeeper.store.games import check_played_on
     from scorekeeper.table import model
 
     when = datetime(2026, 12, 1, tzinfo=UTC)
@@ -163,6 +164,7 @@ def table_refusals() -> list[GameError]:
     meet(lambda: model.answer_move(table, ada, True, when))  # move-none
     asked = model.ask_to_move(table, 1, model.secret_hash("new"), when)
     meet(lambda: model.answer_move(asked, model.NOBODY, True, when))  # move-not-yours
+    meet(lambda: check_played_on(date(1999, 12, 31)))  # date-out-of-range: a table started, or a sheet link
     return [
         *met,
         GameError("table-not-found"),  # no such code: the service finds no table
