@@ -13,8 +13,8 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 - ``PDF_RATE_LIMIT`` (default ``"20 per minute;200 per hour"``): PDF
   downloads per client address (a repeated sheet-link PDF is served from cache).
 - ``PICTURE_RATE_LIMIT`` (default ``"60 per minute;600 per hour"``): result
-  pictures (PNG) per client address (a repeated one is served from cache; a
-  new one takes about 30 ms of CPU, ten sheet pages' worth).
+  pictures (PNG) drawn per client address; one served again from the kept ones
+  (or a 304) is not counted. A new one takes about 30 ms of CPU, ten sheet pages' worth.
 - ``TABLE_RATE_LIMIT`` (default ``"10 per minute;60 per hour"``): shared
   tables started per client address.
 - ``JOIN_RATE_LIMIT`` (default ``"20 per minute;120 per hour"``): seats taken

@@ -173,6 +173,7 @@ def picture_response(key: str, draw: Callable[[], bytes], *, immutable: bool) ->
                 _pictures.move_to_end(key)
         if png is None:
             png = draw()
+            g.picture_drawn = True  # what the picture limit counts (a kept one costs nothing)
             with _pictures_lock:
                 _pictures[key] = png
                 while len(_pictures) > KEPT_PICTURES:
@@ -278,8 +279,16 @@ def _too_many_pictures(limit: RequestLimit) -> Response:
     return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
 
 
-#: Decorates every result picture's address, counted together as :data:`pdf_limit` counts PDFs.
-picture_limit = limiter.shared_limit(picture_rate_limit, scope="picture", on_breach=_too_many_pictures)
+def _drawn(response: Response) -> bool:
+    return bool(g.get("picture_drawn"))
+
+
+#: Decorates every result picture's address: pictures drawn per client address, counted together
+#: as :data:`pdf_limit` counts PDFs; one served from the kept ones (or a 304) is not counted, so
+#: that a chat's link-preview server asking for the same picture again and again is not refused.
+picture_limit = limiter.shared_limit(
+    picture_rate_limit, scope="picture", on_breach=_too_many_pictures, deduct_when=_drawn
+)
 
 
 def token_pdf(token: str) -> Response:
