@@ -279,6 +279,7 @@ def test_correction_form_says_it_is_a_correction(db_client):
     _, private = save(db_client)
     soup = soup_of(db_client.get(private + "/edit"))
     assert soup.select_one("h1").get_text() == "Correct a saved game"
+    assert soup.title.get_text().startswith("Correct a saved game")  # the tab too, not "New game"
     assert soup.select_one("#score").get_text() == "Save the correction"
 
 
