@@ -187,6 +187,8 @@
       keep(batch);
       area.value = "";
       status.textContent = palette.dataset.filled;
+    }).catch(function () {  // no connection: the text stays, and the game is scored from it when posted
+      if (!quiet) { problem(""); status.textContent = palette.dataset.unfilled; }
     });
   }
 

@@ -330,6 +330,21 @@ def test_fill_the_grid_button(touch_phone, live_server):
     expect(page.locator("#players-1-paste")).not_to_have_attribute("aria-invalid", "true")
 
 
+def test_fill_the_grid_without_a_connection_says_so_and_keeps_the_text(touch_phone, live_server):
+    # found by a tester: offline, "Fill the grid" did nothing and said nothing
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.route("**/api/preview", lambda route: route.abort("internetdisconnected"))
+    page.tap("#player-1 details.paste-field summary")
+    page.fill("#players-1-paste", KINGDOM)
+    page.tap("#player-1 .fill-grid")
+    expect(page.locator("#player-1 .paste-status")).to_have_text(
+        "No connection to fill the grid now: the text stays here, and the game is scored from it."
+    )
+    expect(page.locator("#player-1 .paste-status")).to_have_class("paste-status")
+    assert page.input_value("#players-1-paste") == KINGDOM and page.input_value("#players-1-cells-15") == ""
+
+
 # 9. Undo and Redo cover Legend ticks and every change.
 
 
