@@ -12,7 +12,6 @@ the sheet with case 19's totals and places. axe-core runs on every page kind
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import pytest
