@@ -88,7 +88,8 @@ MEASURE = """() => {
       }
     }
   }
-  const right = selector => Math.max(...Array.from(document.querySelectorAll(selector), e => e.getBoundingClientRect().right));
+  const right = selector =>
+    Math.max(...Array.from(document.querySelectorAll(selector), e => e.getBoundingClientRect().right));
   return {broken, inside: Math.max(...inside), page: document.documentElement.scrollWidth,
           table: right("#standing-table, #rivalries"), line: right("#standing-table svg.sparkline"),
           columns: Array.from(document.querySelectorAll("thead th"), th => Math.round(th.offsetWidth))};
