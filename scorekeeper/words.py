@@ -312,6 +312,11 @@ class Words:
             found = self._signed[points] = _signed_pattern().apply(points, self.locale)
         return found
 
+    def harmony_points(self, total: int) -> str:
+        """A total in words, the plural form the language gives it: ``"1 Harmony Point"``,
+        ``"2 Harmony Points"`` (French ``"0 Point d'Harmonie"``: 0 and 1 are singular)."""
+        return self.ngettext("%(num)d Harmony Point", "%(num)d Harmony Points", total)
+
     def listing(self, items: Sequence[str]) -> str:
         """A list in a sentence: ``"Ada, Bo and Cy"``."""
         from babel.lists import format_list
@@ -451,12 +456,14 @@ class Words:
         """How R7.3 decided (R7.5): "Ada ahead of Bo: both have 6 Harmony Points;
         with their rows sorted from highest to lowest, the highest row decides, 6 vs 4." """
         a, b = tiebreak.values
-        return self._(
-            "%(ahead)s ahead of %(behind)s: both have %(total)d Harmony Points; with their rows sorted from highest "
+        return self.ngettext(
+            "%(ahead)s ahead of %(behind)s: both have %(num)d Harmony Point; with their rows sorted from highest "
             "to lowest, %(which)s decides, %(a)d vs %(b)d.",
+            "%(ahead)s ahead of %(behind)s: both have %(num)d Harmony Points; with their rows sorted from highest "
+            "to lowest, %(which)s decides, %(a)d vs %(b)d.",
+            tiebreak.total,
             ahead=self.name(sheet.results[tiebreak.ahead].player.name),
             behind=self.name(sheet.results[tiebreak.behind].player.name),
-            total=tiebreak.total,
             which=self._(_SORTED_POSITIONS[tiebreak.position - 1]),
             a=a,
             b=b,

@@ -32,7 +32,7 @@ from scorekeeper.engine import (
     score_kingdom,
 )
 from scorekeeper.store.exchange import read_games
-from scorekeeper.words import ENGLISH, ERROR_IDS, REASON_IDS, Words
+from scorekeeper.words import ENGLISH, ERROR_IDS, REASON_IDS, Words, words_in
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
 GERMAN = Words(Translations.load(str(TRANSLATIONS), ["de"]), "de")
@@ -323,3 +323,21 @@ def test_every_message_id_of_the_writer_has_a_german_translation():
 def test_places_are_written_the_language_s_way():
     assert [ENGLISH.place(p) for p in (1, 2, 3, 4)] == ["1st", "2nd", "3rd", "4th"]
     assert [GERMAN.place(p) for p in (1, 2, 3, 4)] == ["1.", "2.", "3.", "4."]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["0 Harmony Points", "1 Harmony Point", "2 Harmony Points"]),
+        ("de", ["0 Harmoniepunkte", "1 Harmoniepunkt", "2 Harmoniepunkte"]),
+        ("fr", ["0 Point d’Harmonie", "1 Point d’Harmonie", "2 Points d’Harmonie"]),  # French: 0 and 1 singular
+    ],
+)
+def test_a_number_of_harmony_points_takes_the_language_s_plural_form(language, expected):
+    from tests.web.test_harmony_points import WINS_WITH
+
+    words = words_in(language)
+    assert [words.harmony_points(total) for total in (0, 1, 2)] == expected
+    for total, data in WINS_WITH.items():  # Ada ahead of Bo after R7.3, both with *total*
+        sheet = score_game(Game.from_dict(data))
+        assert expected[total] in words.tiebreak(sheet, sheet.tiebreaks[0]), (language, total)

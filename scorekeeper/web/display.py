@@ -125,7 +125,7 @@ class Sparkline:
     zero_y: float | None
 
 
-def sparklines(paths: list[list[float]], width: int = 60, height: int = 26) -> list[Sparkline]:
+def sparklines(paths: list[list[float]], width: int = 44, height: int = 24) -> list[Sparkline]:
     """A sparkline of each of *paths* (a player's ratings after their latest
     games, oldest first: a standing's path), all on one scale with 0 in it, so
     the lines of two players compare; the latest value at the right edge, a

@@ -110,6 +110,7 @@ def init_app(app: Flask) -> None:
         LANGUAGES=LANGUAGES,
         format_date=format_date,
         bold_names=bold_names,
+        isolated=isolated,
         format_decimal=format_decimal,
         language_url=language_url,
         current_language=lambda: str(get_locale() or "en"),

@@ -416,7 +416,7 @@ def panel_text(result: PlayerResult, words: Words) -> PanelText:
     return PanelText(
         words.place(result.place) + (" ★" if result.place == 1 else ""),
         result.player.name,
-        words._("%(total)d Harmony Points", total=result.total),
+        words.harmony_points(result.total),
     )
 
 

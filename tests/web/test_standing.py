@@ -51,7 +51,11 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
     english = soup_of(phone.get(group))
     assert english.select_one("#standing-heading").get_text() == "Standing of all time"
     assert [th.get_text() for th in english.select("#standing-table thead th")] == [
-        "Player", "Rating", "Games", "Wins", "Average", "Last games",
+        "Player", "Rating", "Games", "Wins", "Avg.", "Last games",
+    ]  # fmt: skip
+    # short headings for a small phone, each spelled out in its title
+    assert [abbr["title"] for abbr in english.select("#standing-table thead abbr")] == [
+        "Rating", "Games", "Wins", "Average total", "Last games",
     ]  # fmt: skip
     # all time (tests/store/test_standing.py): Cy 2.5 (third on 31 Dec, then beat Ada),
     # Bo 1.1 (one shared place 1), Ada −0.9
@@ -81,7 +85,7 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
     german = soup_of(phone.get(seasons[1]["href"].split("#")[0] + "&lang=de"))
     assert german.select_one("#standing-heading").get_text() == "Tabelle 2026"
     assert [th.get_text() for th in german.select("#standing-table thead th")] == [
-        "Spieler", "Wertung", "Partien", "Siege", "Schnitt", "Letzte Partien",
+        "Spieler", "Wert.", "Part.", "Siege", "Ø", "Letzte Partien",
     ]  # fmt: skip
     # 2026 alone: Cy won the season's one game: 3.4 and −1.8, in German decimals
     assert rows(german) == [["Cy", "3,4", "1", "1", "21,0"], ["Ada", "-1,8", "1", "0", "0,0"]]
@@ -97,10 +101,21 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
         ["Cy", "-1,1", "1", "0", "0,0"],
     ]
 
-    for wrong in ("1999", "soon", "-3"):  # a year without games, or no year: said plainly, nothing lost
+    for wrong in ("2027", "soon", "-3", "0001", "1999", "2180", "02026"):  # said plainly, nothing lost
         page = soup_of(phone.get(group, query_string={"season": wrong}))
         assert page.select_one("#roster") is not None
-    assert "No games saved in 1999." in soup_of(phone.get(group + "?season=1999&lang=en")).get_text()
+    # a season is the year the games were played in (found by a tester: "No games saved in 2027")
+    assert "No games played in 2027." in soup_of(phone.get(group + "?season=2027&lang=en")).get_text()
+    assert "Keine Partien 2027 gespielt." in soup_of(phone.get(group + "?season=2027&lang=de")).get_text()
+    assert "Aucune partie jouée en 2027." in soup_of(phone.get(group + "?season=2027&lang=fr")).get_text()
+    # only the years a game may be played in (2000..2179) are seasons: others are all time
+    for outside in ("0001", "1999", "2180", "9999", "02026"):
+        heading = soup_of(phone.get(group + f"?season={outside}&lang=en")).select_one("#standing-heading")
+        assert heading.get_text() == "Standing of all time", outside
+    for edge in ("2000", "2179"):
+        assert soup_of(phone.get(group + f"?season={edge}&lang=en")).select_one("#standing-heading").get_text() == (
+            f"Standing {edge}"
+        )
     assert (
         soup_of(phone.get(group + "?season=soon&lang=en")).select_one("#standing-heading").get_text()
         == "Standing of all time"

@@ -22,6 +22,11 @@ def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.get_data(as_text=True), "lxml")
 
 
+def words_of(element) -> str:
+    """An element's text as it reads: spaces collapsed, without the invisible isolates around names."""
+    return " ".join(element.get_text().replace("\u2068", "").replace("\u2069", "").split())
+
+
 def start_table(client, ruleset: str = "pocket") -> str:
     answer = client.post("/tables", data={"ruleset": ruleset, "played_on": "2026-11-30"})
     assert answer.status_code == 303
@@ -119,7 +124,7 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     assert refused.status_code == 409 and soup(refused).find(id="table-errors")
     # seat 2 finds a wrong cell in seat 1; seat 1's phone sees it
     assert check_page(phones[1], code, 1, "wrong", "5").status_code == 303
-    note = " ".join(soup(phones[0].get(f"/t/{code}")).find(id="table-notes").get_text().split())
+    note = words_of(soup(phones[0].get(f"/t/{code}")).find(id="table-notes"))
     assert "Bo says the card in row 2, column 2 of your kingdom is wrong." in note  # Ada's own phone
     assert "something is wrong" in soup(phones[0].get(f"/t/{code}/seat/1")).find(id="seats").get_text()
     assert phones[0].post(f"/t/{code}/seat/1", data=seat_fields(players[0])).status_code == 303
@@ -379,8 +384,8 @@ def test_a_wrong_card_is_told_to_its_owner_as_theirs_and_to_the_host_by_name(app
         (bo, "Cy says the card in row 2, column 1 of your kingdom is wrong."),
         (client, "Cy says the card in row 2, column 1 of Bo’s kingdom is wrong."),  # the host
     ]:
-        assert expected in " ".join(soup(phone.get(f"/t/{code}/live")).find(id="table-notes").get_text().split())
-    german = soup(bo.get(f"/t/{code}/live?lang=de")).find(id="table-notes").get_text()
+        assert expected in words_of(soup(phone.get(f"/t/{code}/live")).find(id="table-notes"))
+    german = words_of(soup(bo.get(f"/t/{code}/live?lang=de")).find(id="table-notes"))
     assert "Cy sagt: Die Karte in Reihe 2, Spalte 1 in deinem Königreich stimmt nicht." in german
 
 

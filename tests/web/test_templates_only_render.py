@@ -31,6 +31,7 @@ RENDERS_ONLY = {
     "GROUP_CHOICE_SLOT": "a marker the phone's own part replaces (web.phone_parts.fill)",
     "ROSTER_SLOT": "a marker the phone's own part replaces (web.phone_parts.fill)",
     "bold_names": "names in bold, joined in words",
+    "isolated": "a name between Unicode's isolates, for an attribute",
     "card_code": "a card's code in the page's language",
     "card_name": "a card's name in the page's language",
     "card_short": "a card's name on a palette button",

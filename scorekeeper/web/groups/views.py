@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ...engine import GameError
 from ...store import groups as store_groups
 from ...store import standing as store_standing
+from ...store.games import EARLIEST_PLAYED_ON, LATEST_PLAYED_ON
 from ...store.models import Group
 from ..display import qr_fits, qr_svg_file, sparklines
 from ..extensions import limiter
@@ -60,10 +61,17 @@ def _member_group(public_id: str) -> tuple[Group, str]:
     return group, secret
 
 
+#: The years a season may be: those a game may be played in (store.games, EARLIEST_PLAYED_ON..LATEST_PLAYED_ON).
+SEASONS = range(EARLIEST_PLAYED_ON.year, LATEST_PLAYED_ON.year + 1)
+
+
 def _season(text: str | None) -> int:
-    """The season asked for by ``?season=``: a year (``2026``), else all time (``all``, nothing, anything else)."""
+    """The season asked for by ``?season=``: a year of :data:`SEASONS` written as one
+    (``2026``; not ``0001`` nor ``02026``), else all time (``all``, nothing, anything else)."""
     text = (text or "").strip()
-    return int(text) if text.isascii() and text.isdigit() and 1 <= int(text) <= 9999 else store_standing.ALL_TIME
+    if text.isascii() and text.isdigit() and len(text) == 4 and int(text) in SEASONS:
+        return int(text)
+    return store_standing.ALL_TIME
 
 
 @bp.get("/groups/<public_id>")

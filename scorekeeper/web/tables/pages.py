@@ -51,7 +51,7 @@ from ..display import qr_fits
 from ..extensions import limiter
 from ..forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from ..game_form import kingdom_context
-from ..i18n import N_, error_message, error_text, gettext, legend_name, row_name, sentence, words
+from ..i18n import N_, error_message, error_text, gettext, isolated, legend_name, row_name, sentence, words
 from ..membership import group_for_save, leave, phone_groups
 from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
@@ -408,7 +408,7 @@ def _notes(table: Table, phone: Phone) -> list[str]:
     """What this phone's seats need to know (a card reported wrong: to its owner as
     "your kingdom", to the host by name), and every phone (a Legend two seats
     claim, R6.1; more copies of a card than the deck holds once all are done, R1)."""
-    names = {seat.number: seat.name for seat in table.seats}
+    names = {seat.number: isolated(seat.name) for seat in table.seats}  # read on the page, in a sentence
     notes = []
     for seat in table.seats:
         mine = phone.holds(seat.number)
@@ -422,7 +422,7 @@ def _notes(table: Table, phone: Phone) -> list[str]:
             else:
                 note = gettext(
                     "%(checker)s says the card in row %(row)s, column %(column)s of %(name)s’s kingdom is wrong.",
-                    name=seat.name,
+                    name=isolated(seat.name),
                     **where,
                 )
             notes.append(note)
