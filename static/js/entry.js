@@ -157,11 +157,29 @@
     });
     switchTo();  // the names given back
   }
-  // A game scored without a connection is kept (its draft, marked to be scored) and posted as
-  // soon as the phone is back online, with a fresh CSRF token (the page may be one the service
-  // worker kept, its token older than the phone's session): nothing is typed again. A post that
-  // found no connection comes back here as ?offline=score (static/js/sw.js).
+  // A game scored without a connection is kept (in a list of such games, oldest first, and
+  // marked pending) and posted as soon as the phone is back online, with a fresh CSRF token (the
+  // page may be one the service worker kept, its token older than the phone's session): nothing
+  // is typed again. A post that found no connection comes back here as ?offline=score
+  // (static/js/sw.js). The form opened anew meanwhile starts empty: a second game scored offline
+  // joins the list; the first kept game is posted, and its sheet (scored.js) offers the next.
   var pendingKey = "scorekeeper.pending:" + form.getAttribute("action");
+  var keptKey = "scorekeeper.kept:" + form.getAttribute("action");
+  function keptGames() {
+    try { return JSON.parse(window.localStorage.getItem(keptKey)) || []; } catch (e) { return []; }
+  }
+  function isKept(state) {
+    return keptGames().some(function (game) { return JSON.stringify(game) === JSON.stringify(state); });
+  }
+  function keep(state) {  // :returns: whether the game is in the list (false without storage)
+    var games = keptGames();
+    if (!isKept(state)) { games.push(state); }
+    try {
+      window.localStorage.setItem(keptKey, JSON.stringify(games));
+      window.localStorage.setItem(pendingKey, "1");
+    } catch (e) { return false; }
+    return true;
+  }
   var kept = document.getElementById("offline-kept"), scoreButton = document.getElementById("score");
   function isPending() {
     try { return !!window.localStorage.getItem(pendingKey); } catch (e) { return false; }
@@ -172,7 +190,7 @@
     kept.scrollIntoView({ block: "nearest" });
   }
   function holdForConnection() {
-    try { window.localStorage.setItem(pendingKey, "1"); } catch (e) { return false; }
+    if (!keep(entries())) { return false; }
     started = true;
     offered = false;
     document.getElementById("draft-offer").hidden = true;
@@ -183,6 +201,8 @@
   var sending = false;
   function sendKept() {
     if (sending || !isPending() || navigator.onLine === false) { return; }
+    var games = keptGames(), now = entries();
+    if (offered || (!isEmpty(now) && !isKept(now))) { say("waiting"); return; }  // a new game typed: its sheet offers the kept one
     sending = true;
     say("sending");
     fetch(form.dataset.token, { cache: "no-store", credentials: "same-origin" }).then(function (answer) {
@@ -191,7 +211,13 @@
     }).then(function (answer) {
       var token = form.querySelector("input[name=csrf_token]");
       if (token) { token.value = answer.csrf_token; }
-      try { window.localStorage.removeItem(pendingKey); } catch (e) { /* posted all the same */ }
+      if (games.length) { restore(games[0]); }  // (none: kept by an earlier version, as its draft)
+      try {
+        if (games.length > 1) { window.localStorage.setItem(keptKey, JSON.stringify(games.slice(1))); } else {
+          window.localStorage.removeItem(pendingKey);
+          window.localStorage.removeItem(keptKey);
+        }
+      } catch (e) { /* posted all the same */ }
       if (form.requestSubmit) { form.requestSubmit(scoreButton); } else { scoreButton.click(); }
     }).catch(function () {  // tried again in 10 s, or at the next "online"
       sending = false;
@@ -214,14 +240,16 @@
     var draft = readDraft(), now = entries(), offer = document.getElementById("draft-offer");
     var after = afterOffline();
     started = true;
-    if (after === "score") {
-      try { window.localStorage.setItem(pendingKey, "1"); } catch (e) { /* offered as a draft */ }
-    }
-    if (draft && draft.entries && (after || isPending())) {  // kept while offline: back at once
+    if (after === "score" && draft && draft.entries) { keep(draft.entries); }
+    if (draft && draft.entries && (after || (isPending() && !keptGames().length))) {  // kept while offline: back at once
       restore(draft.entries);
       keepDraft();
       if (isPending()) { say("waiting"); sendKept(); }
       return;
+    }
+    if (isPending()) {  // games kept while offline: the form empty for the next one, or a draft offered
+      say("waiting");
+      if (!draft || !draft.entries || isEmpty(draft.entries) || isKept(draft.entries)) { sendKept(); return; }
     }
     if (carried() && draft && draft.entries && !draft.sent) {  // the same form in another language
       restore(draft.entries);

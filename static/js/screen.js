@@ -102,7 +102,7 @@
     var beat = 0;
     function alive() {  // the server pings every interval; silent longer than that and its timeout: gone
       clearTimeout(watchdog);
-      watchdog = setTimeout(function () { if (socket) { socket.close(); } }, beat);
+      watchdog = setTimeout(dropped, beat);
     }
     socket.onmessage = function (message) {
       var data = message.data;
@@ -129,9 +129,11 @@
     };
     socket.onclose = dropped;
   }
+  // The stream lost, by its close or said by its silence or the browser: its socket is let go at
+  // once (a dead network's close can take minutes), the table asked for slowly, and the stream reopened.
   function dropped() {
     clearTimeout(watchdog);
-    if (socket) { socket.onclose = null; socket.onmessage = null; }
+    if (socket) { socket.onclose = socket.onmessage = null; socket.close(); }
     socket = null;
     if (leaving) { return; }
     trouble(text.offline);
@@ -139,6 +141,7 @@
     retry = setTimeout(connect, wait);
     wait = Math.min(wait * 2, 30000);
   }
+  window.addEventListener("offline", function () { if (socket) { dropped(); } });
   window.addEventListener("online", function () { wait = 1000; connect(); });
   window.addEventListener("pagehide", function () { leaving = true; if (socket) { socket.close(); } });
   window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; connect(); } });

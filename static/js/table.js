@@ -117,7 +117,7 @@
     var beat = 0;
     function alive() {  // the server pings every interval; silence longer than that and its timeout: gone
       clearTimeout(watchdog);
-      watchdog = setTimeout(function () { if (socket) { socket.close(); } }, beat);
+      watchdog = setTimeout(lost, beat);
     }
     socket.onmessage = function (message) {
       var data = message.data, kind = data.charAt(0);
@@ -144,9 +144,12 @@
     };
     socket.onclose = dropped;
   }
+  // The stream lost, by its close or said by its silence or the browser: its socket is let go at
+  // once (a dead network's close can take minutes), asked for every SLOW_POLL ms, and reopened.
+  function lost() { offline(); if (socket) { dropped(); } }
   function dropped() {
     clearTimeout(watchdog);
-    if (socket) { socket.onclose = null; socket.onmessage = null; }
+    if (socket) { socket.onclose = socket.onmessage = null; socket.close(); }
     socket = null;
     open = false;
     if (leaving) { return; }
@@ -158,7 +161,7 @@
     if (!socket) { wait = 1000; connect(); } else if (open) { refresh(); }
   }
   window.addEventListener("online", function () { trouble("offline", ""); now(); seatPage.online(); });
-  window.addEventListener("offline", offline);
+  window.addEventListener("offline", lost);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { now(); } });
   window.addEventListener("pagehide", function () { leaving = true; if (socket) { socket.close(); } });
   window.addEventListener("beforeunload", function () { leaving = true; });  // its user's navigation wins

@@ -282,3 +282,46 @@ def test_a_refused_score_keeps_the_draft_and_a_scored_game_clears_it(phone_conte
     again.goto(f"{live_server}/")
     expect(again.locator("#palette")).to_be_visible()
     expect(again.locator("#draft-offer")).to_be_hidden()
+
+
+def _named(game: dict, names: list[str]) -> dict:
+    """*game* with its players renamed *names*, in order."""
+    return game | {"players": [p | {"name": n} for p, n in zip(game["players"], names, strict=True)]}
+
+
+def test_a_second_game_scored_offline_is_kept_too_and_offered_after_the_first(phone_context, live_server):
+    """Found by a tester: Kim's game scored offline, "New game", Max's game scored offline; back
+    online only Max's game was scored. Now the form opens empty for the next game, both are kept,
+    the first is scored at once and its sheet offers the second."""
+    first = _named(GAME, ["Kim", "Lee", "Mo", "Nia"][: len(GAME["players"])])
+    second = _named(GAME, ["Max", "Ned", "Oli", "Pia"][: len(GAME["players"])])
+    page = phone_context.new_page()
+    page.goto(f"{live_server}/")
+    page.evaluate(CONTROLLED)
+    phone_context.set_offline(True)
+    page.reload()
+    kept = page.locator("#offline-kept")
+    fill_game(page, first)
+    page.click("#score")
+    expect(kept).to_be_visible()
+    with page.expect_navigation():
+        page.click("nav a:text('New game')")
+    expect(kept).to_be_visible()  # the first game still waits; the form is empty for the next
+    assert page.input_value("#players-0-name") == ""
+    fill_game(page, second)
+    page.click("#score")
+    expect(kept).to_be_visible()
+    with page.expect_navigation(url="**/sheet/**"):
+        phone_context.set_offline(False)
+    expect_sheet(page)
+    expect(page.locator("#score-table")).to_contain_text("Kim")
+    waiting = page.locator("#kept-waiting")
+    expect(waiting).to_have_text("Another game scored offline is waiting on this phone. Score it")
+    screenshot(page, "offline-kept-next.png")
+    with page.expect_navigation(url="**/sheet/**"):
+        page.click("#score-kept")
+    expect_sheet(page)
+    expect(page.locator("#score-table")).to_contain_text("Max")
+    expect(waiting).to_have_count(0)
+    stored = "Object.keys(localStorage).filter(k => /^scorekeeper[.](pending|kept)/.test(k))"
+    assert page.evaluate(stored) == []

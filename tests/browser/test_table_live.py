@@ -278,3 +278,32 @@ def test_a_refused_update_says_the_view_may_be_out_of_date(browser, live_server)
         expect(page.locator("#live-status")).to_contain_text("may be out of date", timeout=10_000)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("loss", ["silence", "offline"])
+def test_a_lost_stream_is_said_at_once_and_the_table_asked_for_every_10_s(browser, live_server, loss):
+    """A stream fallen silent (its watchdog, 2 s here; its close never answered) or the phone gone
+    offline: "No connection" at the top at once, and the live part asked for without waiting for the close."""
+    from tests.browser.test_seat_reload import _start_table_as
+    from tests.browser.test_table_screen import _HastyStream, _until
+
+    context, page, problems = _new_phone(browser)
+    try:
+        stream = _HastyStream(page)
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url) if "/live" in r.url and "/seat/" in page.url else None)
+        _start_table_as(page, live_server, "Ada")
+        _until(page, lambda: len(asked) > 0, 5)  # the seat page connected: caught up once
+        if loss == "offline":
+            context.set_offline(True)
+        else:
+            stream.silent = True
+        expect(page.locator("#live-status")).to_contain_text("No connection", timeout=5_000)
+        before = len(asked)
+        _until(page, lambda: len(asked) > before, 13)  # asked, slowly
+        context.set_offline(False)
+        stream.silent = False
+        expect(page.locator("#live-status")).to_be_hidden(timeout=12_000)
+        assert not problems
+    finally:
+        context.close()

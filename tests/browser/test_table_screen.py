@@ -196,3 +196,79 @@ def test_axe_finds_nothing_serious_on_the_screen_while_seats_fill_and_once_locke
         _check_axe(screen, axe_script)
     finally:
         tablet.close()
+
+
+class _HastyStream:
+    """The screen's WebSocket passed on to the server, its handshake's ping interval and timeout
+    made 1 s each (so its watchdog gives up on a silent stream after 2 s), and its closing never
+    answered: the socket stays closing, as on a dead network whose TCP close takes minutes."""
+
+    def __init__(self, page) -> None:
+        self.silent = False
+        page.route_web_socket("**/socket.io/**", self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+        ws.on_close(lambda code, reason: None)  # the page's close goes nowhere
+        server.on_message(self._relay(ws))
+
+    def _relay(self, ws):
+        def relay(message) -> None:
+            if self.silent:
+                return
+            if isinstance(message, str) and message.startswith("0{"):
+                handshake = json.loads(message[1:]) | {"pingInterval": 1000, "pingTimeout": 1000}
+                message = "0" + json.dumps(handshake)
+            ws.send(message)
+
+        return relay
+
+
+def _until(page, holds, seconds: float) -> None:
+    """Waits in *page* until *holds()* is true, at most *seconds*; fails then."""
+    for _ in range(int(seconds * 10)):
+        if holds():
+            return
+        page.wait_for_timeout(100)
+    assert holds()
+
+
+def _new_screen(browser, live_server: str):
+    tablet = browser.new_context(viewport={"width": 1024, "height": 768})
+    screen = tablet.new_page()
+    table = screen.request.post(f"{live_server}/api/tables", data={"checks": False}).json()
+    return tablet, screen, table["code"]
+
+
+def test_a_screen_whose_stream_falls_silent_says_so_and_asks_every_10_s(browser, live_server):
+    """The watchdog gives up on a silent stream whose close never comes: the notice at once, then asking."""
+    tablet, screen, code = _new_screen(browser, live_server)
+    try:
+        stream = _HastyStream(screen)
+        asked: list[str] = []
+        screen.on("request", lambda r: asked.append(r.url) if "/api/tables/" in r.url else None)
+        screen.goto(f"{live_server}/t/{code}/screen")
+        _until(screen, lambda: len(asked) > 0, 5)  # connected: caught up once
+        stream.silent = True  # no ping, no pong: the network is gone, no close arrives
+        expect(screen.locator("#screen-status")).to_contain_text("No connection", timeout=5_000)
+        before = len(asked)
+        _until(screen, lambda: len(asked) > before, 13)  # asked, slowly
+    finally:
+        tablet.close()
+
+
+def test_a_screen_that_goes_offline_says_so_at_once_and_asks_every_10_s(browser, live_server):
+    tablet, screen, code = _new_screen(browser, live_server)
+    try:
+        asked: list[str] = []
+        screen.on("request", lambda r: asked.append(r.url) if "/api/tables/" in r.url else None)
+        screen.goto(f"{live_server}/t/{code}/screen")
+        _until(screen, lambda: len(asked) > 0, 5)  # connected: caught up once
+        tablet.set_offline(True)
+        expect(screen.locator("#screen-status")).to_contain_text("No connection", timeout=3_000)
+        before = len(asked)
+        _until(screen, lambda: len(asked) > before, 13)  # asked, slowly
+        tablet.set_offline(False)
+        expect(screen.locator("#screen-status")).to_be_hidden(timeout=10_000)  # the stream back
+    finally:
+        tablet.close()
