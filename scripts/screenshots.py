@@ -10,16 +10,23 @@ table on a phone while the kingdoms come in. Then the table on a big screen
 (``/t/<code>/screen``) while seats fill, on a television (screen.png, 1920 ×
 1080; screen-720.png, 1280 × 720), a tablet (screen-tablet.png, 1024 × 768)
 and a dark one (screen-dark.png), and after the lock (screen-locked.png,
-screen-locked-720.png).
+screen-locked-720.png). Last, a group's standing after 18 games of six friends
+(standing.png: run it against an empty database, or the group holds more games).
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 import sys
+from datetime import date, timedelta
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+
+from scorekeeper.engine import Game
+from scorekeeper.web.links import encode_game
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Debian's Chromium in its classic headless mode (package chromium-headless-shell), else the full one.
@@ -73,7 +80,33 @@ def main() -> None:
         print(page.url)
         shared_table(browser, base, game, out)
         big_screen(browser, base, game, out)
+        standing(browser, base, game, out)
         browser.close()
+
+
+def standing(browser, base: str, game: dict, out: Path) -> None:
+    """A group's standing (standing.png): 18 games of six friends, a few weeks apart from
+    March 2025, saved into the group "Friday club" through their sheet links, without JavaScript."""
+    draw = random.Random(7)  # the same standing each time
+    page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2, java_script_enabled=False)
+    day = date(2025, 3, 1)
+    for number in range(18):
+        played = copy.deepcopy(game)
+        for player, name in zip(
+            played["players"], draw.sample(["Ada", "Bo", "Cy", "Di", "Eli", "Fay"], 4), strict=True
+        ):
+            player["name"] = name
+        day += timedelta(days=draw.randint(15, 40))
+        page.goto(f"{base}/sheet/{encode_game(Game.from_dict(played), day)}?lang=en")
+        if number == 0:
+            page.fill("#group-name", "Friday club")
+        with page.expect_navigation():
+            page.click("#save")
+    page.goto(f"{base}/groups?lang=en")
+    page.locator("#groups a", has_text="Friday club").click()
+    page.screenshot(path=str(out / "standing.png"), full_page=False)
+    print(page.url)
+    page.close()
 
 
 def shared_table(browser, base: str, game: dict, out: Path) -> None:

@@ -81,3 +81,9 @@ def test_names_are_isolated_on_a_tables_pages_its_check_page_and_seat_page(app, 
             assert answer.status_code == 200 and inside and not outside, (url, language, outside)
     legend = BeautifulSoup(client.get(f"/t/{code}/check/2").data, "lxml").select_one("#check-grid legend")
     assert legend.bdi.get_text() == "דנה"
+    # a button or a link drawn as one is a flex box: a <bdi> in it would be an item of its own and
+    # the space before it would go ("CheckAda", seen in a screenshot), so its name is isolated in text
+    page = BeautifulSoup(sara.get(f"/t/{code}?lang=en").data, "lxml")
+    buttons = page.select("a.button, button")
+    assert buttons and all(button.find("bdi") is None for button in buttons)
+    assert page.select_one("#check-2").get_text() == "Check \u2068דנה\u2069"
