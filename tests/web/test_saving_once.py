@@ -134,7 +134,7 @@ def test_a_save_that_loses_the_race_at_the_database_gets_the_winners_game(db_app
     yet; another save of the same sheet inserts too, waits for the first, gets
     the IntegrityError and answers the first one's game."""
     key = store.sheet_key(Game.from_dict(FOUR["game"]), DAY)
-    inserted, committed = threading.Event(), threading.Event()
+    inserted, committing = threading.Event(), threading.Event()
     winner: list[str] = []
 
     def first() -> None:
@@ -146,8 +146,8 @@ def test_a_save_that_loses_the_race_at_the_database_gets_the_winners_game(db_app
             winner.append(saved.public_id)
             inserted.set()
             time.sleep(0.5)  # the second save reaches its INSERT meanwhile, and waits
+            committing.set()  # before the commit: once it lands, the waiting save may run on at once
             db.session.commit()
-            committed.set()
             db.session.remove()
 
     thread = threading.Thread(target=first)
@@ -155,7 +155,7 @@ def test_a_save_that_loses_the_race_at_the_database_gets_the_winners_game(db_app
     assert inserted.wait(10)
     with db_app.app_context():
         saved, stored_now = store.save_once(Game.from_dict(FOUR["game"]), store.Details(DAY), key, "b" * 32)
-        assert committed.is_set()  # it could only finish after the first committed
+        assert committing.is_set()  # it waited for the first's commit (it cannot finish before it)
         assert not stored_now and saved.public_id == winner[0]
         assert store.may_edit(saved, "a" * 32) and not store.may_edit(saved, "b" * 32)
         assert db.session.scalar(sqlalchemy.select(sqlalchemy.func.count()).select_from(SavedGame)) == 1
