@@ -66,8 +66,8 @@ Key = tuple[date, int]
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The rating shown: mu − 3·sigma (OpenSkill's ``ordinal``), in skill points."""
-    return mu - 3 * sigma
+    """The rating shown: OpenSkill's own ``ordinal()``, mu − 3·sigma, in skill points."""
+    return MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
 # --- keeping the standing -------------------------------------------------------------------
