@@ -118,6 +118,7 @@ def init_app(app: Flask) -> None:
         card_short=card_short,
         card_code=card_code,
         place=place,
+        harmony_points=harmony_points,
         CARDS=tuple(Card),
         KEY_OF={card: key for key, card in KEYS.items()},
         Row=Row,
@@ -242,6 +243,11 @@ def card_code(card: Card) -> str:
 def place(place: int) -> str:
     """A place of R7 in the page's language (``"2nd"``, German ``"2."``)."""
     return words().place(place)
+
+
+def harmony_points(total: int) -> str:
+    """A total in the page's language with its plural form (``"1 Harmony Point"``, ``"2 Harmony Points"``)."""
+    return words().harmony_points(total)
 
 
 def cell_label(cell: int) -> str:

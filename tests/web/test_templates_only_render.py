@@ -41,6 +41,7 @@ RENDERS_ONLY = {
     "legend_name": "a Legend's name",
     "legend_requirement": "what a Legend needs, in words",
     "place": "a place in words (1st, 2.)",
+    "harmony_points": "a total in words with its plural form (1 Harmony Point)",
     "row_name": "a row's name",
     "ruleset_name": "a ruleset's name",
     "signed": "a number with its sign",
