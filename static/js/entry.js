@@ -157,13 +157,11 @@
     });
     switchTo();  // the names given back
   }
-  // A game scored without a connection is kept (in a list of such games, oldest first, and
-  // marked pending) and posted as soon as the phone is back online, with a fresh CSRF token (the
+  // A game scored without a connection is kept (in a list of such games, oldest first) and posted as soon as the phone is back online, with a fresh CSRF token (the
   // page may be one the service worker kept, its token older than the phone's session): nothing
   // is typed again. A post that found no connection comes back here as ?offline=score
   // (static/js/sw.js). The form opened anew meanwhile starts empty: a second game scored offline
   // joins the list; the first kept game is posted, and its sheet (scored.js) offers the next.
-  var pendingKey = "scorekeeper.pending:" + form.getAttribute("action");
   var keptKey = "scorekeeper.kept:" + form.getAttribute("action");
   function keptGames() {
     try { return JSON.parse(window.localStorage.getItem(keptKey)) || []; } catch (e) { return []; }
@@ -174,16 +172,11 @@
   function keep(state) {  // :returns: whether the game is in the list (false without storage)
     var games = keptGames();
     if (!isKept(state)) { games.push(state); }
-    try {
-      window.localStorage.setItem(keptKey, JSON.stringify(games));
-      window.localStorage.setItem(pendingKey, "1");
-    } catch (e) { return false; }
+    try { window.localStorage.setItem(keptKey, JSON.stringify(games)); } catch (e) { return false; }
     return true;
   }
   var kept = document.getElementById("offline-kept"), scoreButton = document.getElementById("score");
-  function isPending() {
-    try { return !!window.localStorage.getItem(pendingKey); } catch (e) { return false; }
-  }
+  function isPending() { return keptGames().length > 0; }
   function say(state) {
     kept.textContent = kept.dataset[state];
     kept.hidden = false;
@@ -211,10 +204,9 @@
     }).then(function (answer) {
       var token = form.querySelector("input[name=csrf_token]");
       if (token) { token.value = answer.csrf_token; }
-      if (games.length) { restore(games[0]); }  // (none: kept by an earlier version, as its draft)
+      restore(games[0]);
       try {
         if (games.length > 1) { window.localStorage.setItem(keptKey, JSON.stringify(games.slice(1))); } else {
-          window.localStorage.removeItem(pendingKey);
           window.localStorage.removeItem(keptKey);
         }
       } catch (e) { /* posted all the same */ }
@@ -241,7 +233,7 @@
     var after = afterOffline();
     started = true;
     if (after === "score" && draft && draft.entries) { keep(draft.entries); }
-    if (draft && draft.entries && (after || (isPending() && !keptGames().length))) {  // kept while offline: back at once
+    if (draft && draft.entries && after) {  // kept while offline: back at once
       restore(draft.entries);
       keepDraft();
       if (isPending()) { say("waiting"); sendKept(); }

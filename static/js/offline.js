@@ -18,8 +18,8 @@
   // What is kept: the form's draft (static/js/entry.js), waiting to be scored or not.
   var draft = null;
   try { draft = JSON.parse(store.getItem(main.dataset.draftKey)); } catch (e) { draft = null; }
-  var pending = false;
-  try { pending = !!store.getItem(main.dataset.pendingKey); } catch (e) { pending = false; }
+  var pending = false;  // games scored offline, waiting (entry.js's list)
+  try { pending = (JSON.parse(store.getItem(main.dataset.keptKey)) || []).length > 0; } catch (e) { pending = false; }
   var names = draft && draft.entries ? draft.entries.fields.filter(function (f) {
     return /-name$/.test(f[0]) && f[1];
   }).map(function (f) { return f[1]; }) : [];
