@@ -236,7 +236,9 @@
     if (draft && draft.entries && after) {  // kept while offline: back at once
       restore(draft.entries);
       keepDraft();
-      if (isPending()) { say("waiting"); sendKept(); }
+      // tried again at the next "online", or in 10 s: the post just found no connection, and a
+      // phone that believes it is online (a dead spot) would otherwise post it again at once, and again
+      if (isPending()) { say("waiting"); window.setTimeout(sendKept, 10000); }
       return;
     }
     if (isPending()) {  // games kept while offline: the form empty for the next one, or a draft offered
