@@ -293,8 +293,11 @@
     acked = { version: table.version, kingdom: seat.kingdom, legends: seat.legends, done: seat.done };
     if (seat.done !== stored.done && wantDone === null) { if (!leaving) { window.location.reload(); } return; }
     if (pending || sending) { return; }  // its answer brings the seat as it is then
-    var now = kingdomOf(acked);
-    if (now !== entered()) { show(now); base = now; }
+    var now = kingdomOf(acked), here = entered();
+    // a card typed whose box was not left yet (its "change" still to come) is this page's own too:
+    // never overwritten, sent as a change now
+    if (here !== base) { entry.hooks.changed(); return; }
+    if (now !== here) { show(now); base = now; }
   };
   seatPage.online = function () { send(); };
   // Leaving for the sheet (the table locked) with changes the server never got: the sheet says which,

@@ -191,6 +191,31 @@ def test_an_answer_held_back_never_takes_a_card_back_off_the_screen(browser, liv
             context.close()
 
 
+def test_a_card_typed_but_not_yet_said_is_never_taken_off_by_another_seat_s_change(browser, live_server):
+    """Found by a tester: three phones typing in turns, Cy's first two cards vanished. A card typed
+    into a cell's box (an ``input`` event; its ``change`` comes when the box is left) was not yet a
+    change the page knew of, so the next pushed change of another seat showed the server's empty
+    cell over it. What the page shows apart from its base is its own: never overwritten."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (_, ada, problems_a), (_, bo, problems_b) = phones
+    try:
+        _seat_ada_and_bo(ada, bo, live_server)
+        bo.fill("#seat-cells-0", "plain")  # typed, the box not left yet
+        _paint(ada, "forest", [0])
+        expect(_count(bo, 1)).to_have_text("1/16 cards", timeout=10_000)  # Ada's change pushed to Bo
+        bo.wait_for_timeout(300)
+        assert _grid(bo)[0] == "plain"
+        bo.fill("#seat-cells-1", "humans")  # the first box left: its change, sent with the second's later
+        bo.locator("#seat-cells-2 + button").tap()
+        expect(_count(ada, 2)).to_have_text("2/16 cards", timeout=10_000)
+        _saved(bo)
+        assert _grid(bo)[:2] == ["plain", "humans"]
+        assert problems_a == problems_b == []
+    finally:
+        for context, _, _ in phones:
+            context.close()
+
+
 def test_a_table_whose_host_phone_is_gone_is_finished_from_another_phone(browser, live_server):
     """Ada started the table and holds its host's role; her phone is gone (its context
     destroyed). On a new phone she asks to take her seat; Bo's phone, which sees the
