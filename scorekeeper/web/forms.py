@@ -190,7 +190,9 @@ class PlayerForm(Form):
     """One player's panel: name, 16 card pickers, Legend checkboxes, and a
     text box that, when filled, replaces the 16 cards (four lines of four)."""
 
-    # no autocomplete="off": it stops the browser giving the names back after Back
+    # no autocomplete="off": it stops the browser giving the names back after Back. The maxlength
+    # leaves a margin over the engine's 40: the browser counts UTF-16 units (an emoji counts two),
+    # the engine characters; a longer name gets the engine's message with every entry kept.
     name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "nickname"})
     # Text boxes sharing one list of cards (<datalist>): a phone offers the ten
     # cards as you tap, and the page stays light (16 selects a player weighed
@@ -254,6 +256,29 @@ class PageForm(FlaskForm):
             return _wtforms_catalogue(str(get_locale() or "en"))
 
 
+def _played_on_range() -> str:
+    """The sentence giving the dates a game may be played on, in the page's language."""
+    day = _("d MMMM y")
+    return _(
+        "Choose a date from %(earliest)s to %(latest)s.",
+        earliest=format_date(EARLIEST_PLAYED_ON, day),
+        latest=format_date(LATEST_PLAYED_ON, day),
+    )
+
+
+class PlayedOnField(DateField):
+    """The date played (``YYYY-MM-DD``, as a date input sends it). A text that is no day of the
+    calendar (30 February, ``31.31.2026``) is refused in the app's words, saying what was typed:
+    a browser's date input shows such a value empty, so the message is where it is kept."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            typed = " ".join(str(value) for value in valuelist)[:40]
+            raise ValueError(_("“%(typed)s” is not a date.", typed=typed) + " " + _played_on_range()) from None
+
+
 class PlayedOnInRange:
     """The date played's check: from :data:`EARLIEST_PLAYED_ON` to :data:`LATEST_PLAYED_ON`
     (what a sheet link holds), said beside the field in the page's language; its ``min``
@@ -263,14 +288,7 @@ class PlayedOnInRange:
 
     def __call__(self, form: Any, field: Any) -> None:
         if field.data is not None and not EARLIEST_PLAYED_ON <= field.data <= LATEST_PLAYED_ON:
-            day = _("d MMMM y")
-            raise ValidationError(
-                _(
-                    "Choose a date from %(earliest)s to %(latest)s.",
-                    earliest=format_date(EARLIEST_PLAYED_ON, day),
-                    latest=format_date(LATEST_PLAYED_ON, day),
-                )
-            )
+            raise ValidationError(_played_on_range())
 
 
 class RulesetAndDateForm(PageForm):
@@ -282,7 +300,7 @@ class RulesetAndDateForm(PageForm):
         default="pocket",
         validate_choice=False,
     )
-    played_on = DateField("Date played", validators=[Optional(), PlayedOnInRange()], default=date.today)
+    played_on = PlayedOnField("Date played", validators=[Optional(), PlayedOnInRange()], default=date.today)
 
 
 class GameForm(RulesetAndDateForm):

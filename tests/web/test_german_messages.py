@@ -40,10 +40,20 @@ def test_a_legend_claimed_by_a_player_without_a_name_reads_in_german(client):
     assert "Player" not in soup.get_text()
 
 
-def test_wtforms_own_messages_follow_the_page_language(client):
-    """WTForms' own refusals come from its catalogue, read once per process
-    for each language (forms.PageForm), and still follow the page's language."""
+def test_a_date_that_is_none_is_refused_in_the_apps_words_in_the_page_language(client):
+    """WTForms' own "Not a valid date value." said neither what was wrong nor what to do, and a
+    date input shows such a value empty: the refusal says what was typed and the dates to choose
+    from (forms.PlayedOnField), in the page's language, for each request's language in turn."""
     game = load_case(next(path for path in CASE_FILES if path.name.startswith("19-")))["game"]
-    for language, message in (("en", "Not a valid date value."), ("de", "Kein gültiges Datum."), ("en", "Not a valid")):
-        page = client.post(f"/?lang={language}", data=form_data(game) | {"played_on": "31.31.2026"})
-        assert page.status_code == 422 and message in page.get_data(as_text=True)
+    expected = {
+        "en": "“2026-02-30” is not a date. Choose a date from 1 January 2000 to 6 June 2179.",
+        "de": "„2026-02-30“ ist kein Datum. Wähle ein Datum vom 1. Januar 2000 bis zum 6. Juni 2179.",
+        "fr": "« 2026-02-30 » n’est pas une date. Choisissez une date du 1 janvier 2000 au 6 juin 2179.",
+    }
+    for language in ("en", "de", "fr", "en"):
+        page = client.post(f"/?lang={language}", data=form_data(game) | {"played_on": "2026-02-30"})
+        assert page.status_code == 422
+        soup = BeautifulSoup(page.data, "lxml")
+        assert soup.select_one("#played_on-errors").get_text(strip=True) == expected[language]
+        assert soup.select_one("#played_on")["value"] == "2026-02-30"
+        assert "Not a valid" not in page.get_data(as_text=True)
