@@ -292,10 +292,10 @@
     if (!seat || table.version <= acked.version) { return; }
     acked = { version: table.version, kingdom: seat.kingdom, legends: seat.legends, done: seat.done };
     if (seat.done !== stored.done && wantDone === null) { if (!leaving) { window.location.reload(); } return; }
-    if (pending || sending) { return; }  // its answer brings the seat as it is then
+    if (pending || sending || refused) { return; }  // its answer brings the seat as it is then
     var now = kingdomOf(acked), here = entered();
-    // a card typed whose box was not left yet (its "change" still to come) is this page's own too:
-    // never overwritten, sent as a change now
+    // what the page shows apart from its base is its own, never overwritten, sent now: a card typed
+    // whose box was not left yet (its "change" still to come), the cards of a "Done" refused
     if (here !== base) { entry.hooks.changed(); return; }
     if (now !== here) { show(now); base = now; }
   };

@@ -216,6 +216,28 @@ def test_a_card_typed_but_not_yet_said_is_never_taken_off_by_another_seat_s_chan
             context.close()
 
 
+def test_the_cards_of_a_done_refused_are_kept_and_sent_when_another_seat_changes(browser, live_server):
+    """ "Done" tapped a moment after the 15th card: the draft carrying that card is refused (16
+    cards needed) and the server stores none of it. The card stays on the page and is sent with
+    the next pushed change of another seat, never taken off by it."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (_, ada, problems_a), (_, bo, problems_b) = phones
+    try:
+        _seat_ada_and_bo(ada, bo, live_server)
+        _paint(bo, "plain", range(14))
+        _saved(bo)
+        _paint(bo, "plain", [14])
+        bo.locator("#done").tap()  # before the 15th card's own draft left
+        expect(bo.locator("#save-status")).to_contain_text("16")
+        _paint(ada, "forest", [0])
+        expect(_count(ada, 2)).to_have_text("15/16 cards", timeout=10_000)
+        assert _grid(bo)[14] == "plain"
+        assert problems_a == problems_b == []
+    finally:
+        for context, _, _ in phones:
+            context.close()
+
+
 def test_a_table_whose_host_phone_is_gone_is_finished_from_another_phone(browser, live_server):
     """Ada started the table and holds its host's role; her phone is gone (its context
     destroyed). On a new phone she asks to take her seat; Bo's phone, which sees the
