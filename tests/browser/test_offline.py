@@ -106,6 +106,25 @@ def test_offline_after_one_visit_the_form_opens_with_its_draft(phone_context, li
     expect(page.locator("#offline-en")).to_have_count(0, timeout=15000)  # tried again by itself: the History
 
 
+def test_offline_another_language_opens_the_form_in_it_with_the_entries(phone_context, live_server):
+    """Found by a tester: offline, "DE" showed the form kept in the language of the last visit.
+    The worker keeps the form in each language, asked without cookies: keeping them chooses no
+    language for the phone."""
+    page = phone_context.new_page()
+    page.goto(f"{live_server}/")
+    page.evaluate(CONTROLLED)
+    assert [c["name"] for c in phone_context.cookies() if c["name"] == "lang"] == []
+    page.fill("#players-0-name", "Ann")
+    page.fill("#players-1-name", "Bo")
+    phone_context.set_offline(True)
+    for language, score in (("de", "Partie werten"), ("fr", "Compter les points")):
+        page.click(f"#lang-{language}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#score")).to_contain_text(score)
+        assert [page.input_value(f"#players-{i}-name") for i in range(2)] == ["Ann", "Bo"]
+    screenshot(page, "offline-form-fr.png")
+
+
 def test_a_game_scored_offline_is_scored_when_back_online_without_retyping(phone_context, live_server):
     page = phone_context.new_page()
     page.goto(f"{live_server}/?lang=de")

@@ -8,7 +8,8 @@ a connection, and a fresh CSRF token for a game kept offline.
 - ``/sw.js``: the service worker, at the root so that its scope is the whole
   site: ``static/js/sw.js`` (minified like every script) after one line of what
   changes with each version: :attr:`Installed.version`, the exact versioned URLs
-  of the static files to keep, the form's and the offline page's addresses. A
+  of the static files to keep, the form's and the offline page's addresses, the
+  app's languages (the form is kept in each, for a language chosen offline). A
   deploy that changes a static file, a template or a catalogue changes the
   version, hence the script's bytes, which is how a browser finds an update.
 - ``/offline``: the page the worker shows for any page that needs the server,
@@ -104,6 +105,7 @@ def service_worker():
         "version": known.version,
         "kept": [url_for("static", filename=name) for name in known.kept],
         "form": url_for("sheets.new_game"),
+        "languages": list(LANGUAGES),
         "offline": url_for(".offline_page"),
         "versionHeader": VERSION_HEADER,
     }
