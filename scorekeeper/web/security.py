@@ -20,8 +20,14 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 - ``JOIN_RATE_LIMIT`` (default ``"20 per minute;120 per hour"``): seats taken
   at shared tables per client address.
 - ``WRONG_CODE_RATE_LIMIT`` (default ``"10 per minute;30 per hour"``): table
-  codes that name no table, per client address, as failed logins count; over
-  it, every table address answers 429 to that address until the window passes.
+  codes that name no table, per phone (its client address and the random id of
+  its ``sk_phone`` cookie, ``web.tables.access``), as failed logins count; over
+  it, every table address answers 429 to that phone until the window passes.
+  Phones at one table share one address (the café's Wi-Fi): one phone's wrong
+  codes never lock the others out.
+- ``WRONG_CODE_ADDRESS_RATE_LIMIT`` (default ``"30 per minute;120 per hour"``):
+  the same codes per client address, all its phones together (a guesser that
+  drops its cookies gets a new id each time); over it, the whole address waits.
 - ``RATELIMIT_STORAGE_URI`` (default: ``REDIS_URL`` if set, else ``memory://``, per process); a
   ``redis://`` URL shares the counts between processes and hosts, which any
   setup of more than one process needs: with memory storage each gunicorn
@@ -78,8 +84,10 @@ picture_rate_limit = _configured("PICTURE_RATE_LIMIT")
 table_rate_limit = _configured("TABLE_RATE_LIMIT")
 #: Seats taken at shared tables.
 join_rate_limit = _configured("JOIN_RATE_LIMIT")
-#: Table codes that name no table (a failed login's).
+#: Table codes that name no table (a failed login's), per phone.
 wrong_code_rate_limit = _configured("WRONG_CODE_RATE_LIMIT")
+#: Table codes that name no table, per client address (all its phones).
+wrong_code_address_rate_limit = _configured("WRONG_CODE_ADDRESS_RATE_LIMIT")
 
 
 def count_wrong_code() -> None:
@@ -115,6 +123,7 @@ def init_security(app: Flask) -> None:
     app.config.setdefault("TABLE_RATE_LIMIT", "10 per minute;60 per hour")
     app.config.setdefault("JOIN_RATE_LIMIT", "20 per minute;120 per hour")
     app.config.setdefault("WRONG_CODE_RATE_LIMIT", "10 per minute;30 per hour")
+    app.config.setdefault("WRONG_CODE_ADDRESS_RATE_LIMIT", "30 per minute;120 per hour")
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 1, "socket_connect_timeout": 1})

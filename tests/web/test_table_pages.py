@@ -410,13 +410,37 @@ def test_wrong_codes_from_one_address_never_lock_a_seated_phone_out_of_its_table
     host, stranger = app.test_client(), app.test_client()
     code = start_table(host)
     assert [stranger.get("/t/AAAAAA").status_code for _ in range(4)] == [404, 404, 404, 429]
-    refused = soup(stranger.get(f"/t/{code}"))  # a phone with no secret of the table: refused a while
+    refused = soup(stranger.get(f"/t/{code}"))  # the phone that guessed: refused a while, the right code too
     assert refused.find("h1").get_text() == "Please wait a moment"
     assert "Too many tries" in refused.get_text()
     assert host.get(f"/t/{code}").status_code == 200  # the host's phone, same address: its table
     assert host.post(f"/t/{code}/seats", data={"name": "Ana"}).status_code == 303
     assert host.get(f"/t/{code}/seat/1").status_code == 200
-    assert host.get("/t/AAAAAA").status_code == 429  # but no more guessing from it either
+
+
+def test_one_phones_wrong_codes_never_lock_the_other_phones_of_its_address_out(tmp_path):
+    """Found by a fresh tester: ten codes mistyped on one phone (a child's) gave every phone
+    on the same Wi-Fi "Too many tries" on the table's link, /join and the big screen for a
+    minute (an hour after 30). Wrong codes are counted per phone (the ``sk_phone`` cookie's
+    id) and, more loosely, per address: a guesser dropping its cookies meets the second."""
+    from tests.conftest import make_test_app
+
+    app = make_test_app(
+        tmp_path, WTF_CSRF_ENABLED=False, WRONG_CODE_RATE_LIMIT="3 per hour", WRONG_CODE_ADDRESS_RATE_LIMIT="8 per hour"
+    )
+    host, child, friend, screen = (app.test_client() for _ in range(4))
+    code = start_table(host)
+    assert [child.post("/join", data={"code": "AAAAAA"}).status_code for _ in range(4)] == [404, 404, 404, 429]
+    assert child.get(f"/t/{code}").status_code == 429  # the phone that mistyped waits
+    assert friend.get("/join").status_code == 200  # the others of the address do not
+    assert friend.post("/join", data={"code": code.lower()}).status_code == 303
+    assert friend.post(f"/t/{code}/seats", data={"name": "Bo"}).status_code == 303
+    assert screen.get(f"/t/{code}/screen").status_code == 200
+    assert screen.get(f"/api/tables/{code}").status_code == 200
+    # a guesser that keeps no cookie is a new phone each time: the address's own limit holds it
+    guesses = [app.test_client().get(f"/t/ZZZZZ{n}").status_code for n in range(2, 8)]
+    assert guesses == [404, 404, 404, 404, 404, 429]  # 3 of the child's and 5 of its own: 8 an hour
+    assert app.test_client().get(f"/t/{code}").status_code == 429
 
 
 def test_a_refused_lock_keeps_no_new_group_and_a_lock_goes_to_the_group_chosen(app, client):

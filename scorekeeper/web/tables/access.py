@@ -7,15 +7,25 @@ what a phone is shown.
 A phone's secret for one table lives in the cookie ``sk_table_<CODE>``
 (HttpOnly, SameSite=Lax, Secure over HTTPS), so that reopening the link
 returns to the seat; older phones may keep several there, separated by dots.
+
+Wrong codes are counted per phone and per client address (``web.security``).
+A phone is named to the per-phone limit by the cookie ``sk_phone``: a random id,
+no secret and no credential (nothing is allowed by it), set on the first answer
+of any table address (the API's too) to a phone that has none, and read by this
+limit only. Without it, each request is a phone of its own, so the per-address
+limit alone holds a guesser that drops its cookies.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
+import secrets
 from datetime import timedelta
 from typing import Any
 
 from flask import Blueprint, Response, g, make_response, render_template, request
+from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -24,12 +34,22 @@ from ...table import model, service
 from ...table.model import Phone, Table
 from ..extensions import limiter
 from ..refusals import problem, refusal
-from ..security import count_wrong_code, too_many_tries, was_wrong_code, wrong_code_rate_limit
+from ..security import (
+    count_wrong_code,
+    too_many_tries,
+    was_wrong_code,
+    wrong_code_address_rate_limit,
+    wrong_code_rate_limit,
+)
 
 COOKIE_PREFIX = "sk_table_"
 #: How long a phone keeps its secret for a table: past the 24 hours an open
 #: table lives, for "Play again" and the host's edit link after the lock.
 COOKIE_DAYS = 7
+#: The cookie naming a phone to the per-phone wrong-code limit (a random id) and how long it is kept.
+PHONE_COOKIE = "sk_phone"
+PHONE_COOKIE_DAYS = 365
+_PHONE_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 
 
 def bearer() -> str | None:
@@ -125,23 +145,61 @@ def too_many(limit: Any = None) -> Response:
     return make_response(render_template("errors/error.html", error=TooManyRequests(), message=message), 429)
 
 
-#: Codes that name no table cost like failed logins, per client address, on the pages and the API alike.
-_wrong_code_limit = limiter.shared_limit(
-    wrong_code_rate_limit,
-    scope="wrong-codes",
-    deduct_when=was_wrong_code,
-    on_breach=too_many,
-    exempt_when=_no_guess,
+def phone_key() -> str:
+    """The per-phone wrong-code limit's key: the client address and the id of the phone's
+    ``sk_phone`` cookie; a phone without one is given a new id, sent back with the answer."""
+    phone = request.cookies.get(PHONE_COOKIE, "")
+    if not _PHONE_ID.fullmatch(phone):
+        phone = g.get("new_phone") or g.setdefault("new_phone", secrets.token_urlsafe(16))
+    return f"{get_remote_address()}/{phone}"
+
+
+def _name_phone(response: WerkzeugResponse) -> WerkzeugResponse:
+    """The answer to a phone given a new id by :func:`phone_key`, with its cookie."""
+    phone = g.pop("new_phone", None)
+    if phone:
+        response.set_cookie(
+            PHONE_COOKIE,
+            phone,
+            max_age=int(timedelta(days=PHONE_COOKIE_DAYS).total_seconds()),
+            path="/",
+            secure=request.is_secure,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
+
+
+#: Codes that name no table cost like failed logins, on the pages and the API alike: per phone
+#: (one phone's mistakes lock out that phone, not the table sharing its address) and per address.
+_wrong_code_limits = (
+    limiter.shared_limit(
+        wrong_code_rate_limit,
+        scope="wrong-codes",
+        key_func=phone_key,
+        deduct_when=was_wrong_code,
+        on_breach=too_many,
+        exempt_when=_no_guess,
+    ),
+    limiter.shared_limit(
+        wrong_code_address_rate_limit,
+        scope="wrong-codes-address",
+        deduct_when=was_wrong_code,
+        on_breach=too_many,
+        exempt_when=_no_guess,
+    ),
 )
 
 
 def count_wrong_codes(bp: Blueprint) -> None:
     """Hold every route of *bp* that takes a table code (``<code>`` in its address,
-    or :data:`CODE_TYPED`) to the wrong-code limit, a route added later too. Its view
+    or :data:`CODE_TYPED`) to the wrong-code limits, a route added later too. Its view
     finds the table with :func:`find_table`, which marks a wrong code to be counted.
     A route with a limit of its own gives it ``override_defaults=False``: else
     Flask-Limiter applies that limit alone, and wrong codes there go uncounted."""
-    _wrong_code_limit(bp)
+    for limit in _wrong_code_limits:
+        limit(bp)
+    bp.after_app_request(_name_phone)  # an answer refused before any view of *bp* (a 405) names it too
 
 
 def status_of(error: GameError | GameErrors) -> int:
