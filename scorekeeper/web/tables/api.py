@@ -15,7 +15,8 @@ id, 1-based seat, cell 0..15, each ``null`` where it does not apply).
 
 Secrets go in ``Authorization: Bearer <token>``: the host's (from ``POST
 /api/tables``) or a seat's (from ``POST …/seats``). No cookie is read as a
-credential (only ``sk_phone``, by the wrong-code limit, ``access``), so there is nothing to forge: the blueprint is exempt from CSRF like the rest of
+credential (only ``sk_phone``, by the wrong-code limit, ``access``), so there
+is nothing to forge: the blueprint is exempt from CSRF like the rest of
 ``/api/``. ``GET /api/tables/<code>`` sends an ``ETag`` and answers
 ``If-None-Match`` with 304.
 """
