@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from babel import support
@@ -256,20 +256,22 @@ class PageForm(FlaskForm):
             return _wtforms_catalogue(str(get_locale() or "en"))
 
 
+def latest_played_on() -> date:
+    """The last date a game may be entered as played: tomorrow by the server's clock (a phone
+    may be a day ahead of it, across time zones), and never after :data:`LATEST_PLAYED_ON`."""
+    return min(LATEST_PLAYED_ON, date.today() + timedelta(days=1))
+
+
 def _played_on_range() -> str:
     """The sentence giving the dates a game may be played on, in the page's language."""
-    day = _("d MMMM y")
-    return _(
-        "Choose a date from %(earliest)s to %(latest)s.",
-        earliest=format_date(EARLIEST_PLAYED_ON, day),
-        latest=format_date(LATEST_PLAYED_ON, day),
-    )
+    return _("Choose a date from %(earliest)s to today.", earliest=format_date(EARLIEST_PLAYED_ON, _("d MMMM y")))
 
 
 class PlayedOnField(DateField):
     """The date played (``YYYY-MM-DD``, as a date input sends it). A text that is no day of the
     calendar (30 February, ``31.31.2026``) is refused in the app's words, saying what was typed:
-    a browser's date input shows such a value empty, so the message is where it is kept."""
+    a browser's date input shows such a value empty, so the message is where it is kept. The
+    input's ``max`` is :func:`latest_played_on` as the page is written."""
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         try:
@@ -278,16 +280,21 @@ class PlayedOnField(DateField):
             typed = " ".join(str(value) for value in valuelist)[:40]
             raise ValueError(_("“%(typed)s” is not a date.", typed=typed) + " " + _played_on_range()) from None
 
+    def __call__(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("max", latest_played_on().isoformat())
+        return super().__call__(**kwargs)
+
 
 class PlayedOnInRange:
-    """The date played's check: from :data:`EARLIEST_PLAYED_ON` to :data:`LATEST_PLAYED_ON`
-    (what a sheet link holds), said beside the field in the page's language; its ``min``
-    and ``max`` go on the date input (WTForms' ``DateInput`` renders these flags)."""
+    """The date played's check: from :data:`EARLIEST_PLAYED_ON` (what a sheet link holds) to
+    :func:`latest_played_on` (a game is scored once played: a later date is a slip, such as
+    2150 for 2015), said beside the field in the page's language; its ``min`` goes on the
+    date input (WTForms' ``DateInput`` renders this flag), its ``max`` as the page is written."""
 
-    field_flags = {"min": EARLIEST_PLAYED_ON.isoformat(), "max": LATEST_PLAYED_ON.isoformat()}
+    field_flags = {"min": EARLIEST_PLAYED_ON.isoformat()}
 
     def __call__(self, form: Any, field: Any) -> None:
-        if field.data is not None and not EARLIEST_PLAYED_ON <= field.data <= LATEST_PLAYED_ON:
+        if field.data is not None and not EARLIEST_PLAYED_ON <= field.data <= latest_played_on():
             raise ValidationError(_played_on_range())
 
 

@@ -46,9 +46,9 @@ def test_a_date_that_is_none_is_refused_in_the_apps_words_in_the_page_language(c
     from (forms.PlayedOnField), in the page's language, for each request's language in turn."""
     game = load_case(next(path for path in CASE_FILES if path.name.startswith("19-")))["game"]
     expected = {
-        "en": "“2026-02-30” is not a date. Choose a date from 1 January 2000 to 6 June 2179.",
-        "de": "„2026-02-30“ ist kein Datum. Wähle ein Datum vom 1. Januar 2000 bis zum 6. Juni 2179.",
-        "fr": "« 2026-02-30 » n’est pas une date. Choisissez une date du 1 janvier 2000 au 6 juin 2179.",
+        "en": "“2026-02-30” is not a date. Choose a date from 1 January 2000 to today.",
+        "de": "„2026-02-30“ ist kein Datum. Wähle ein Datum vom 1. Januar 2000 bis heute.",
+        "fr": "« 2026-02-30 » n’est pas une date. Choisissez une date du 1 janvier 2000 à aujourd’hui.",
     }
     for language in ("en", "de", "fr", "en"):
         page = client.post(f"/?lang={language}", data=form_data(game) | {"played_on": "2026-02-30"})
