@@ -190,10 +190,10 @@ class PlayerForm(Form):
     """One player's panel: name, 16 card pickers, Legend checkboxes, and a
     text box that, when filled, replaces the 16 cards (four lines of four)."""
 
-    # no autocomplete="off": it stops the browser giving the names back after Back. The maxlength
-    # leaves a margin over the engine's 40: the browser counts UTF-16 units (an emoji counts two),
-    # the engine characters; a longer name gets the engine's message with every entry kept.
-    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "nickname"})
+    # no autocomplete="off": it stops the browser giving the names back after Back. The box stops
+    # at the engine's 40 as it is typed in (a tester expected it to): the browser counts UTF-16
+    # units, so an emoji takes two of them; 20 emoji still fit, and no realistic name is cut.
+    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "nickname"})
     # Text boxes sharing one list of cards (<datalist>): a phone offers the ten
     # cards as you tap, and the page stays light (16 selects a player weighed
     # 8 KB). What is typed may be an id, a name or a code: it is read as a card
@@ -405,7 +405,7 @@ class JoinCodeForm(PageForm):
 class SeatNameForm(PageForm):
     """A name for a new seat (checked by the store with R8 against the seated names)."""
 
-    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH + 20, "autocomplete": "nickname"})
+    name = StringField("Name", render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "nickname"})
 
 
 class SeatForm(PageForm):

@@ -95,6 +95,16 @@ def test_a_name_is_checked_at_once_by_r8_and_the_form_comes_back(app, client):
     assert too_long.status_code == 422 and soup(too_long).find(id="name-errors")
 
 
+def test_a_name_box_stops_at_the_40_characters_a_name_may_have(client):
+    """Found by two fresh testers: the boxes took 60 characters, the engine refused 41."""
+    from scorekeeper.engine import MAX_NAME_LENGTH
+
+    code = start_table(client)
+    form = soup(client.get("/"))
+    boxes = [form.find(id=f"players-{i}-name") for i in range(2)] + [soup(client.get(f"/t/{code}")).find(id="name")]
+    assert [box["maxlength"] for box in boxes] == [str(MAX_NAME_LENGTH)] * 3 == ["40"] * 3
+
+
 def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     players = CASE19["game"]["players"]
     code = start_table(client)
