@@ -399,7 +399,7 @@ def test_a_wrong_card_is_told_to_its_owner_as_theirs_and_to_the_host_by_name(app
     assert "Cy sagt: Die Karte in Reihe 2, Spalte 1 in deinem Königreich stimmt nicht." in german
 
 
-def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
+def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(app, client):
     code = start_table(client)
     client.post(f"/t/{code}/seats", data={"name": "Ada"})
     added = client.post(f"/t/{code}/seats", data={"name": "Cy", "for": "other"})
@@ -409,6 +409,16 @@ def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(client):
     live = soup(client.get(f"/t/{code}/live"))
     assert all("mine" in live.find(id=f"seat-{n}")["class"] for n in (1, 2))  # one phone, two seats
     assert "16/16" in live.find(id="seat-2").get_text() and live.find(id="enter-2")
+    # found by a tester: two "Your kingdom" buttons, and "Waiting for you to finish entering" twice
+    assert [words_of(live.find(id=f"enter-{n}")) for n in (1, 2)] == ["Enter for Ada", "Enter for Cy"]
+    assert "Waiting for Ada to finish entering (0/16 cards)." in words_of(live.find(id="waiting"))
+    assert "for you" not in words_of(live.find(id="waiting"))
+    alone = app.test_client()
+    code = start_table(alone)
+    alone.post(f"/t/{code}/seats", data={"name": "Di"})
+    live = soup(alone.get(f"/t/{code}/live"))
+    assert words_of(live.find(id="enter-1")) == "Your kingdom"
+    assert "Waiting for you to finish entering" in words_of(live.find(id="waiting"))
 
 
 def test_wrong_codes_from_one_address_never_lock_a_seated_phone_out_of_its_table(tmp_path):
