@@ -15,7 +15,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.test_seat_reload import DRAFTS, _grid, _new_phone, _paint, _saved, _seat_ada_and_bo, _take_seat
+from tests.browser.test_seat_reload import (
+    DRAFTS,
+    _grid,
+    _new_phone,
+    _paint,
+    _saved,
+    _seat_ada_and_bo,
+    _shot,
+    _take_seat,
+)
 from tests.conftest import load_case
 
 pytestmark = pytest.mark.browser
@@ -232,6 +241,32 @@ def test_the_cards_of_a_done_refused_are_kept_and_sent_when_another_seat_changes
         _paint(ada, "forest", [0])
         expect(_count(ada, 2)).to_have_text("15/16 cards", timeout=10_000)
         assert _grid(bo)[14] == "plain"
+        assert problems_a == problems_b == []
+    finally:
+        for context, _, _ in phones:
+            context.close()
+
+
+def test_a_check_page_whose_kingdom_changes_comes_anew_saying_which_card(browser, live_server):
+    """Found by a tester: Cy's check page of Ada redrew r1c1 quietly when Ada changed it, and
+    "Checked" was taken at once: a checker halfway through would not notice. It comes anew with
+    the card marked and said, in the checker's words."""
+    phones = [_new_phone(browser) for _ in range(2)]
+    (_, ada, problems_a), (_, bo, problems_b) = phones
+    try:
+        code = _seat_ada_and_bo(ada, bo, live_server, done=True)
+        ada.goto(f"{live_server}/t/{code}/check/2")
+        first = CASE["game"]["players"][1]["kingdom"][0][0]
+        card = "dragon" if first != "dragon" else "forest"
+        bo.goto(f"{live_server}/t/{code}/seat/2")
+        bo.wait_for_selector("#palette:not([hidden])")
+        _paint(bo, card, [0])
+        _saved(bo)
+        said = ada.locator("#check-errors")
+        expect(said).to_contain_text(f"Bo\u2069’s kingdom changed while you were looking at it (r1c1: {card.title()})")
+        expect(ada.locator("#check-grid label.changed")).to_have_count(1)
+        assert ada.locator("#check-grid label").nth(0).get_attribute("class").endswith("changed")
+        _shot(ada, "table-check-changed.png")
         assert problems_a == problems_b == []
     finally:
         for context, _, _ in phones:

@@ -578,11 +578,22 @@ def test_a_check_page_left_open_while_the_kingdom_changed_cannot_check_it_unseen
     first = page.select_one("#check-grid td, #check-grid label").get_text(" ", strip=True)
     changed = seat_fields(players[1], "save") | {"seat-cells-0": "dragon" if "Dr" not in first else "forest"}
     assert bo.post(f"/t/{code}/seat/2", data=changed).status_code == 303  # still done, its check cleared
+    card = "Dragon" if "Dr" not in first else "Forest"
+    said = f"Bo’s kingdom changed while you were looking at it (r1c1: {card}): look at it again."
     for action in ({"action": "checked"}, {"action": "wrong", "cell": "3"}):
         refused = client.post(f"/t/{code}/check/2", data=action | {"seen": seen})
         assert refused.status_code == 409
-        assert "changed since this page showed it" in soup(refused).get_text()
+        assert words_of(soup(refused).find(id="check-errors")) == said  # which card, and what it is now
         assert soup(refused).find("input", attrs={"name": "seen"})["value"] != seen  # the kingdom as it is now
+        marked = [label for label in soup(refused).select("#check-grid label") if "changed" in label["class"]]
+        assert [label.find("input")["value"] for label in marked] == ["0"]
+    # the page open meanwhile comes anew by itself (table.js) with what it showed: the same words
+    again = soup(client.get(f"/t/{code}/check/2", query_string={"before": seen}))
+    assert words_of(again.find(id="check-errors")) == said
+    german = soup(client.get(f"/t/{code}/check/2", query_string={"before": seen, "lang": "de"}))
+    assert words_of(german.find(id="check-errors")).startswith("Das Königreich von Bo hat sich geändert")
+    for before in ("", "{", "[1]", '{"kingdom": 3}'):  # nothing to compare: the page as always
+        assert soup(client.get(f"/t/{code}/check/2", query_string={"before": before})).find(id="check-errors") is None
     now = soup(client.get(f"/t/{code}/check/2")).find("input", attrs={"name": "seen"})["value"]
     assert client.post(f"/t/{code}/check/2", data={"action": "checked", "seen": now}).status_code == 303
     assert "Ada" in soup(client.get(f"/t/{code}")).find(id="seat-2").get_text()  # checked by Ada

@@ -51,7 +51,19 @@ from ..display import qr_fits
 from ..extensions import limiter
 from ..forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from ..game_form import kingdom_context
-from ..i18n import N_, error_message, error_text, gettext, isolated, legend_name, row_name, sentence, words
+from ..i18n import (
+    N_,
+    card_name,
+    cell_label,
+    error_message,
+    error_text,
+    gettext,
+    isolated,
+    legend_name,
+    row_name,
+    sentence,
+    words,
+)
 from ..membership import group_for_save, leave, phone_groups
 from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
@@ -530,8 +542,13 @@ def seat(code: str, number: int):
 
 def _posted_json(field: str) -> object:
     """A form field holding JSON (a page's ``base``, ``seen``): ``None`` if missing or not JSON."""
+    return _json(request.form.get(field))
+
+
+def _json(text: str | None) -> object:
+    """*text* read as JSON: ``None`` if missing or not JSON."""
     try:
-        return json.loads(request.form.get(field) or "null")
+        return json.loads(text or "null")
     except (ValueError, RecursionError):
         return None
 
@@ -605,7 +622,7 @@ def check(code: str, number: int):
         if refusal is not None:  # the table's page says why (a 0/16 kingdom never offers "Checked")
             flash(sentence(error_text(refusal)))
             return redirect(url_for(".table", code=table.code), code=303)
-        return _check_page(table, seat, [], 200)
+        return _check_page(table, seat, [], 200, _shown_before(seat, _json(request.args.get("before"))))
     form = SeatNameForm()  # CSRF only
     if not form.validate() and "csrf_token" in form.errors:
         return _check_page(table, seat, [gettext(EXPIRED)], 400)
@@ -629,11 +646,47 @@ def check(code: str, number: int):
         if error.message_id == "check-kingdom-changed":  # the kingdom as it is now, to look at again
             table = service.find(table.code) or table
             seat = table.seat(number)
+            return _check_page(table, seat, [], 409, _shown_before(seat, _posted_json("seen")))
         return _check_page(table, seat, [error_message(error)], 409)
     return redirect(url_for(".table", code=table.code), code=303)
 
 
-def _check_page(table: Table, seat: Seat, messages: list[str], status: int):
+def _shown_before(seat: Seat, sent: object) -> model.Shown | None:
+    """What a check page of *seat* showed, as it sent it (``seen``), or ``None`` if unreadable."""
+    try:
+        return None if sent is None else model.read_shown(sent, seat.who())
+    except GameErrors:
+        return None
+
+
+def _changes_since(seat: Seat, before: model.Shown | None) -> tuple[frozenset[int], str | None]:
+    """The cells (0..15) of *seat*'s kingdom that differ from what the check page showed
+    (*before*), and the sentence that says what they hold now (``None``: nothing changed)."""
+    if before is None:
+        return frozenset(), None
+    cells = frozenset(m for m in range(16) if before.cells[m] != seat.cells[m])
+    changes = [
+        f"{cell_label(m)}: {card_name(card) if card else gettext('empty')}"
+        for m, card in enumerate(seat.cards)
+        if m in cells
+    ]
+    if before.legends != frozenset(seat.legends):
+        changes.append(gettext("the Legends claimed"))
+    if not changes:
+        return cells, None
+    return cells, gettext(
+        "%(name)s’s kingdom changed while you were looking at it (%(changes)s): look at it again.",
+        name=isolated(seat.name),
+        changes=", ".join(changes),
+    )
+
+
+def _check_page(table: Table, seat: Seat, messages: list[str], status: int, before: model.Shown | None = None):
+    """The check page of *seat*; with *before* (what the page showed before its kingdom changed),
+    the changed cells are marked and said (a page reloaded by table.js, a "Checked" refused)."""
+    changed, said = _changes_since(seat, before)
+    if said:
+        messages = [said, *messages]
     phone = this_phone(table)
     cells = list(seat.cards)
     preview = score_partial(Kingdom.partial(cells), get_ruleset(table.ruleset), list(seat.legends))
@@ -644,6 +697,7 @@ def _check_page(table: Table, seat: Seat, messages: list[str], status: int):
             seat=seat,
             seen=_stored(table, seat),
             cards=cells,
+            changed=changed,
             preview=preview,
             legends=[LEGENDS_BY_ID[legend] for legend in seat.legends],
             messages=messages,
