@@ -255,7 +255,8 @@ PROMISES: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "the API reads no cookie, so it needs no CSRF token.",
+        "the API reads no cookie as a credential (the wrong-code limit's `sk_phone` id allows nothing), so it needs"
+        " no CSRF token.",
         [API + "test_secrets_are_192_random_bits_kept_as_sha256_and_the_api_reads_no_cookie"],
     ),
     (

@@ -456,7 +456,7 @@ def _delete(saved: SavedGame):
     if not FlaskForm().validate():
         abort(400, description=gettext("The delete form had expired; open the private link and try again."))
     if request.form.get("confirm") != "yes":
-        flash(gettext("Nothing was deleted: tick “Yes, delete this game” first."))
+        flash(gettext("Nothing was deleted: tick “Yes, delete this game” first."), "error")
         return redirect(_owner_page(saved), code=303)
     public_id = saved.public_id
     store.delete_game(saved)

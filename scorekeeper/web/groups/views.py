@@ -119,7 +119,7 @@ def rename_group(public_id: str):
     try:
         store_groups.rename_group(group, request.form.get("name", "")[:200])
     except GameError as problem:
-        flash(gettext("The group was not renamed: %(problem)s.", problem=error_text(problem)))
+        flash(gettext("The group was not renamed: %(problem)s.", problem=error_text(problem)), "error")
     return redirect(url_for(".group_page", public_id=public_id), code=303)
 
 
@@ -136,7 +136,7 @@ def rename_player(public_id: str, player_id: int):
     try:
         store_groups.rename_player(player, request.form.get("name", "")[:200])
     except GameError as problem:
-        flash(gettext("“%(name)s” was not renamed: %(problem)s.", name=old, problem=error_text(problem)))
+        flash(gettext("“%(name)s” was not renamed: %(problem)s.", name=old, problem=error_text(problem)), "error")
     else:
         flash(gettext("“%(old)s” is now “%(new)s” in history and stats.", old=old, new=player.name))
     return redirect(url_for(".group_page", public_id=public_id, _anchor="roster"), code=303)
@@ -151,13 +151,13 @@ def merge_players(public_id: str):
     source = store_groups.find_player(group, request.form.get("source", type=int) or 0)
     target = store_groups.find_player(group, request.form.get("target", type=int) or 0)
     if source is None or target is None:
-        flash(gettext("Nothing was merged: choose two players of the roster."))
+        flash(gettext("Nothing was merged: choose two players of the roster."), "error")
         return redirect(url_for(".group_page", public_id=public_id, _anchor="merge"), code=303)
     names = {"source": source.name, "target": target.name}
     try:
         store_groups.merge_players(source, target)
     except GameError as problem:
-        flash(gettext("Nothing was merged: %(problem)s.", problem=error_text(problem)))
+        flash(gettext("Nothing was merged: %(problem)s.", problem=error_text(problem)), "error")
     else:
         flash(gettext("“%(source)s” is merged into “%(target)s”: one player in history and stats.", **names))
     return redirect(url_for(".group_page", public_id=public_id, _anchor="roster"), code=303)

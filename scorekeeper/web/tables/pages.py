@@ -127,12 +127,12 @@ def start():
     this phone's cookie, and the table page shows the code, link and QR code."""
     form = StartTableForm()
     if not form.validate():
-        flash(gettext("The table could not be started; try again."))
+        flash(gettext("The table could not be started; try again."), "error")
         return redirect(url_for("sheets.new_game"), code=303)
     try:
         table, secret = service.start(form.ruleset.data or "pocket", form.played_on.data or date.today())
     except GameErrors as problems:
-        flash(" ".join(error_message(error) for error in problems.errors))
+        flash(" ".join(error_message(error) for error in problems.errors), "error")
         return redirect(url_for("sheets.new_game"), code=303)
     return keep_secret(redirect(url_for(".table", code=table.code), code=303), table.code, secret)
 
@@ -247,7 +247,7 @@ def add_group(code: str):
     table = _table(code)
     form = SeatNameForm()  # CSRF only
     if not form.validate() and "csrf_token" in form.errors:
-        flash(gettext(EXPIRED))
+        flash(gettext(EXPIRED), "error")
         return redirect(url_for(".table", code=table.code), code=303)
     phone = this_phone(table)
     saved = saved_games.find_game(table.game_id) if table.locked and table.game_id else None
@@ -620,7 +620,13 @@ def check(code: str, number: int):
     if request.method == "GET":
         refusal = model.check_refusal(table, number, phone, None)
         if refusal is not None:  # the table's page says why (a 0/16 kingdom never offers "Checked")
-            flash(sentence(error_text(refusal)))
+            if refusal.message_id == "check-not-done":  # never done, or no longer (a card said wrong, changed)
+                why = gettext(
+                    "%(name)s’s kingdom is not marked done, so it cannot be checked now.", name=isolated(seat.name)
+                )
+            else:
+                why = sentence(error_text(refusal))
+            flash(why, "error")
             return redirect(url_for(".table", code=table.code), code=303)
         return _check_page(table, seat, [], 200, _shown_before(seat, _json(request.args.get("before"))))
     form = SeatNameForm()  # CSRF only
