@@ -756,3 +756,25 @@ def test_a_seat_page_names_cells_and_the_locked_page_has_the_words_for_a_change_
         note = soup(bo.get(f"/t/{code}?lang={lang}")).find(id="not-sent")
         assert note.has_attr("hidden") and note["data-text"].startswith(start)
     assert soup(app.test_client().get(f"/t/{code}")).find(id="not-sent") is None  # a phone never seated here
+
+
+def test_a_request_to_take_a_seat_names_the_seated_phone_that_asks(app, client):
+    """Found by a tester: when Bo's phone asked for Ada's seat (hers gone), Cy read "Another
+    phone asks…", with nothing to tell whether to allow it. A phone holding seats is named."""
+    code = start_table(client)
+    bo, cy, new = app.test_client(), app.test_client(), app.test_client()
+    for phone, name in [(client, "Ada"), (bo, "Bo"), (cy, "Cy")]:
+        assert phone.post(f"/t/{code}/seats", data={"name": name}).status_code == 303
+    assert bo.post(f"/t/{code}/move", data={"seat": "1"}).status_code == 303
+    request = words_of(soup(cy.get(f"/t/{code}")).find(id="move-request"))
+    assert request.startswith("Bo’s phone asks to take Ada’s seat too.")
+    assert soup(cy.get(f"/t/{code}")).find(id="move-allow")
+    german = words_of(soup(cy.get(f"/t/{code}?lang=de")).find(id="move-request"))
+    assert german.startswith("Das Handy von Bo möchte auch den Platz von Ada übernehmen.")
+    assert words_of(soup(bo.get(f"/t/{code}")).find(id="move-request")).startswith(
+        "This phone asks to take Ada’s seat."
+    )
+    assert cy.post(f"/t/{code}/move", data={"answer": "refuse"}).status_code == 303
+    assert new.post(f"/t/{code}/move", data={"seat": "1"}).status_code == 303  # a phone holding nothing here
+    request = words_of(soup(cy.get(f"/t/{code}?lang=en")).find(id="move-request"))
+    assert request.startswith("Another phone asks to take Ada’s seat.")

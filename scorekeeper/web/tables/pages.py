@@ -405,6 +405,8 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         else [w for w in model.waiting_for(table, service.now()) if not (compact and w.what == "entering")],
         move=move,
         move_by_me=asked_here,
+        # the seats the asking phone holds already, named: "Bo’s phone asks…" (else "Another phone")
+        move_by=", ".join(isolated(seat.name) for seat in table.seats if move and seat.holder == move.asker),
         may_answer_move=move is not None and phone.is_anyone and not asked_here,
         is_host=phone.host,
         phone=f"{'host' if phone.host else ''}:{','.join(map(str, sorted(phone.seats)))}",  # what it holds here
