@@ -88,6 +88,31 @@ def test_longer_header_names_break_at_spaces_and_hyphens_or_end_in_an_ellipsis(b
     context.close()
 
 
+#: A fresh tester's four names of 40 characters: Latin, Arabic, emoji, full-width and Japanese.
+LONGEST = [
+    "Wolfgang-Amadeus Zacharias-Müllerschmidt",
+    "عبد الرحمن بن محمد الفلاني العتيبي الكبير"[:40],
+    "🐉🔥" * 10,
+    "Ｗｉｄｅ名前のプレイヤー長い名前のプレイヤー長い名前",
+]
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_four_names_of_40_characters_leave_every_player_on_the_screen(browser, live_server, width):
+    """Found by a fresh tester: the fourth player was off the screen at 360 px, the score table
+    scrolling sideways with no hint. Sideways names take two lines at most, then "…"."""
+    context, page = page_at(browser, width)
+    page.goto(sheet_url(live_server, LONGEST))
+    wrap = page.evaluate(
+        "(() => { const w = document.querySelector('.table-wrap'); return [w.scrollWidth, w.clientWidth]; })()"
+    )
+    assert wrap[0] <= wrap[1], wrap
+    measured = page.evaluate(MEASURE_NAMES)
+    assert [name["title"] for name in measured] == LONGEST
+    assert all(name["shortened"] for name in measured)
+    context.close()
+
+
 def kingdom(forests: list[int]) -> list[list[str]]:
     """Elves at r1c2 beside *forests* (cell indexes), Plains elsewhere: 2 Harmony Points a Forest (R3)."""
     cells = ["plain"] * 16
