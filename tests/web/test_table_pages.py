@@ -400,6 +400,9 @@ def test_a_wrong_card_is_told_to_its_owner_as_theirs_and_to_the_host_by_name(app
         assert expected in words_of(soup(phone.get(f"/t/{code}/live")).find(id="table-notes"))
     german = words_of(soup(bo.get(f"/t/{code}/live?lang=de")).find(id="table-notes"))
     assert "Cy sagt: Die Karte in Reihe 2, Spalte 1 in deinem Königreich stimmt nicht." in german
+    # the note beside the cell in the same words (a tester read "R2c1" under "row 2, column 1")
+    seat = words_of(soup(bo.get(f"/t/{code}/seat/2?lang=en")).find(id="seat-cells-errors"))
+    assert seat == "Row 2, column 1: another player says this card is wrong."
 
 
 def test_the_host_adds_and_fills_a_seat_for_a_player_without_a_phone(app, client):

@@ -503,8 +503,13 @@ def seat(code: str, number: int):
         form = _seat_form(seat)
         if seat.wrong_cell is not None:  # marked in red, with what the checker said
             cell = form.seat.form.cells[seat.wrong_cell]
+            row, column = divmod(seat.wrong_cell, 4)  # in the words of the banner above ("row 4, column 3")
             cell.errors = [
-                gettext("%(cell)s: another player says this card is wrong.", cell=words().cell(seat.wrong_cell))
+                gettext(
+                    "Row %(row)d, column %(column)d: another player says this card is wrong.",
+                    row=row + 1,
+                    column=column + 1,
+                )
             ]
         return _seat_page(table, seat, phone, form)
     form = SeatForm()
