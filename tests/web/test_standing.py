@@ -144,3 +144,21 @@ def test_a_correction_and_a_deletion_show_on_the_next_view(db_client):
         ["Cy", "-1.1", "1", "0", "0.0"],
     ]
     assert [a.get_text() for a in soup_of(phone.get(group)).select(".seasons a")] == ["All time", "2025"]
+
+
+def test_the_standing_of_one_game_says_its_line_in_the_singular(db_client):
+    """Found by a fresh tester: "the rating after each of the last 1 games", in every language."""
+    save(db_client, game_of(TWO, "Ada", "Bo"), "2026-01-01", group_name="Once")
+    group = BeautifulSoup(db_client.get("/groups").data, "lxml").select_one("#groups a")["href"]
+    for language, said in (
+        ("en", "The line: the rating after the last game;"),
+        ("de", "Die Linie: die Wertung nach der letzten Partie;"),
+        ("fr", "La ligne : la cote après la dernière partie ;"),
+    ):
+        hint = " ".join(
+            soup_of(db_client.get(f"{group}?lang={language}")).select_one("#standing .hint").get_text().split()
+        )
+        assert said in hint and "last 1" not in hint and "1 dernières" not in hint, hint
+    save(db_client, game_of(TWO, "Ada", "Bo"), "2026-01-02", group_name="Once")
+    hint = soup_of(db_client.get(f"{group}?lang=en")).select_one("#standing .hint").get_text()
+    assert "the rating after each of the last 2 games" in " ".join(hint.split())
