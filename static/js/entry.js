@@ -210,6 +210,8 @@
           window.localStorage.removeItem(keptKey);
         }
       } catch (e) { /* posted all the same */ }
+      // in this page's language, which may have been chosen offline (no cookie says it then)
+      scoreButton.formAction = form.getAttribute("action") + "?lang=" + document.documentElement.lang;
       if (form.requestSubmit) { form.requestSubmit(scoreButton); } else { scoreButton.click(); }
     }).catch(function () {  // tried again in 10 s, or at the next "online"
       sending = false;

@@ -125,6 +125,25 @@ def test_offline_another_language_opens_the_form_in_it_with_the_entries(phone_co
     screenshot(page, "offline-form-fr.png")
 
 
+def test_a_game_scored_offline_in_a_language_chosen_offline_gets_its_sheet_in_it(phone_context, live_server):
+    """Found by a fresh tester: offline, "DE", a game scored and kept; back online its sheet
+    opened in English (no cookie said German: the language was chosen without the server)."""
+    page = phone_context.new_page()
+    page.goto(f"{live_server}/")
+    page.evaluate(CONTROLLED)
+    phone_context.set_offline(True)
+    page.reload()
+    page.click("#lang-de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    fill_game(page, GAME)
+    page.click("#score")
+    expect(page.locator("#offline-kept")).to_contain_text("Keine Verbindung")
+    with page.expect_navigation(url="**/sheet/**"):
+        phone_context.set_offline(False)
+    expect_sheet(page)
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+
+
 def test_a_game_scored_offline_is_scored_when_back_online_without_retyping(phone_context, live_server):
     page = phone_context.new_page()
     page.goto(f"{live_server}/?lang=de")
