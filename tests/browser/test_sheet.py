@@ -277,7 +277,11 @@ def test_revisions_open_from_a_button_and_list_changes_in_local_time(browser, li
     game["players"][2]["name"] = "Yara"
     game["players"][3]["name"] = "Revisionstest"
     context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, timezone_id="Asia/Kolkata"
+        viewport={"width": 360, "height": 740},
+        has_touch=True,
+        is_mobile=True,
+        timezone_id="Asia/Kolkata",
+        locale="en-GB",
     )
     page = context.new_page()
     page.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang=en")
@@ -300,7 +304,10 @@ def test_revisions_open_from_a_button_and_list_changes_in_local_time(browser, li
     shown = page.locator("#revisions > ul > li time.local-time").first
     assert "UTC" not in shown.text_content() and "UTC" in shown.get_attribute("title")
     stamp = datetime.fromisoformat(shown.get_attribute("datetime").replace("Z", "+00:00"))
-    assert stamp.astimezone(ZoneInfo("Asia/Kolkata")).strftime("%H:%M") in shown.text_content()
+    local = stamp.astimezone(ZoneInfo("Asia/Kolkata"))
+    # in the phone's own English (en-GB: "2 Dec 2026, 09:01"), as the rest of the page; a tester saw
+    # the US order ("Dec 2, 2026") under a sheet that said "2 December 2026"
+    assert shown.text_content() == f"{local.day} {local.strftime('%b %Y')}, {local.strftime('%H:%M')}"
     context.close()
 
 
