@@ -225,6 +225,10 @@ class Words:
         text = self._gettext(message)
         return text % params if params else text
 
+    def labelled(self, label: str, text: str) -> str:
+        """*text* after its *label* and a colon as the language writes it (French: a space before)."""
+        return self._("%(label)s: %(text)s", label=label, text=text)
+
     def ngettext(self, singular: str, plural: str, num: int, **params: Any) -> str:
         """The plural form for *num* (also ``%(num)d``) of the language."""
         return self._ngettext(singular, plural, num) % {"num": num, **params}
@@ -441,7 +445,9 @@ class Words:
 
     def _legend(self, claim: LegendClaim | Legend) -> str:
         legend = claim.legend if isinstance(claim, LegendClaim) else claim
-        line = f"{self.legend_name(legend)}: {self.legend_requirement(legend)} → {self.points(legend.value)}"
+        line = self.labelled(
+            self.legend_name(legend), f"{self.legend_requirement(legend)} → {self.points(legend.value)}"
+        )
         if isinstance(claim, LegendClaim) and not claim.is_shown:  # counted all the same (R6)
             return self._(
                 "%(line)s. Claimed at the table, so it counts (R6), but the final kingdom no longer shows it: "
@@ -576,7 +582,7 @@ class Words:
     def error(self, error: GameError) -> str:
         """The whole refusal: ``"game 2: Ada, row 2, column 3: no card chosen"``."""
         where, text = self.where(error), self.error_text(error)
-        problem = f"{where}: {text}" if where else text
+        problem = self.labelled(where, text) if where else text
         if error.game is None:
             return problem
         return self._("game %(number)d: %(problem)s", number=error.game, problem=problem)

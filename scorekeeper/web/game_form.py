@@ -354,7 +354,7 @@ def _attach_errors(form: GameForm, errors: tuple[GameError, ...]) -> list[str]:
                 continue  # left empty because the text box could not be read: its error says why, once
             message = error_message(error)
             if error.message_id == "card-unknown":  # the card nearest to what was typed, not "card ids"
-                message = f"{words().where(error)}: {not_a_card(str(error.params['value']))}"
+                message = words().labelled(words().where(error), not_a_card(str(error.params["value"])))
             panel.cells[error.cell].errors = [*panel.cells[error.cell].errors, message]
         elif isinstance(error, (UnknownLegend, DuplicateLegend)):
             panel.legends.errors = [*panel.legends.errors, error_text(error)]

@@ -50,7 +50,7 @@
     var same = seat && JSON.stringify(cells.map(function (c) { return c || null; })) === JSON.stringify(seen.kingdom) &&
       JSON.stringify(seat.legends.slice().sort()) === JSON.stringify(seen.legends.slice().sort());
     // anew, with what it showed: the server marks and says what changed
-    if (!same && !leaving) { leaving = true; location.replace(checkForm.getAttribute("action") + "?before=" + encodeURIComponent(checkForm.elements.seen.value)); }
+    if (!same && !leaving) { leaving = true; location.replace("?before=" + encodeURIComponent(checkForm.elements.seen.value)); }
   }
   function received(table) {  // a change pushed over the stream
     if (table.version <= shown.version) { return; }

@@ -3,9 +3,9 @@
 (function () {
   "use strict";
   // the page's language as the phone speaks it (en-GB: "2 Dec 2026"), else as the page names it
-  var page = document.documentElement.lang, lang = (navigator.languages || [navigator.language]).filter(function (l) {
-    return l && l.split("-")[0] === page;
-  })[0] || page || undefined;
+  var page = document.documentElement.lang, lang = (navigator.languages || []).filter(function (l) {
+    return l.split("-")[0] === page;
+  })[0] || page;
   var formats = {
     datetime: { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
     time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }

@@ -57,3 +57,16 @@ def test_a_date_that_is_none_is_refused_in_the_apps_words_in_the_page_language(c
         assert soup.select_one("#played_on-errors").get_text(strip=True) == expected[language]
         assert soup.select_one("#played_on")["value"] == "2026-02-30"
         assert "Not a valid" not in page.get_data(as_text=True)
+
+
+def test_french_writes_a_space_before_a_colon_where_the_app_joins_a_label_and_its_text(client):
+    """Found by a fresh tester: "Ada: 1 case marquée en rouge." in the list of refused entries
+    (French writes "Ada : …", as the app's other French lines do)."""
+    game = load_case(next(path for path in CASE_FILES if path.name.startswith("19-")))["game"]
+    page = client.post("/?lang=fr", data=form_data(game) | {"players-0-cells-3": ""})
+    assert page.status_code == 422
+    line = BeautifulSoup(page.data, "lxml").select_one("#form-errors .error-players li").get_text()
+    assert line.replace("\u2068", "").replace("\u2069", "").startswith(game["players"][0]["name"] + "\u00a0: ")
+    english = client.post("/?lang=en", data=form_data(game) | {"players-0-cells-3": ""})
+    line = BeautifulSoup(english.data, "lxml").select_one("#form-errors .error-players li").get_text()
+    assert line.replace("\u2068", "").replace("\u2069", "").startswith(game["players"][0]["name"] + ": ")

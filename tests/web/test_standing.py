@@ -90,7 +90,7 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
     # 2026 alone: Cy won the season's one game: 3.4 and −1.8, in German decimals
     assert rows(german) == [["Cy", "3,4", "1", "1", "21,0"], ["Ada", "-1,8", "1", "0", "0,0"]]
     assert german.select_one(".seasons a[aria-current]").get_text() == "2026"
-    assert [a.get_text() for a in german.select(".seasons a")][0] == "Alle Jahre"
+    assert [a.get_text() for a in german.select(".seasons a")][0] == "Gesamt"
     assert german.select_one("#rivalries-heading").get_text() == "Direkter Vergleich"
 
     french = soup_of(phone.get(group + "?season=2025&lang=fr"))

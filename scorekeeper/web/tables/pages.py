@@ -679,7 +679,7 @@ def _changes_since(seat: Seat, before: model.Shown | None) -> tuple[frozenset[in
         return frozenset(), None
     cells = frozenset(m for m in range(16) if before.cells[m] != seat.cells[m])
     changes = [
-        f"{cell_label(m)}: {card_name(card) if card else gettext('empty')}"
+        words().labelled(cell_label(m), card_name(card) if card else gettext("empty"))
         for m, card in enumerate(seat.cards)
         if m in cells
     ]
