@@ -95,6 +95,16 @@ def _seat_ada_and_bo(host, bo, live_server: str, done: bool = False) -> str:
     return code
 
 
+def _lock_without_checks(host, live_server: str, code: str) -> None:
+    """The host switches checks off and locks table *code*: its page shows the sheet."""
+    host.goto(f"{live_server}/t/{code}")
+    with host.expect_navigation():
+        host.locator("#checks").tap()
+    with host.expect_navigation():
+        host.locator("#lock").tap()
+    host.wait_for_selector("#score-table")
+
+
 def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
     context, page, problems = _new_phone(browser)
     try:
@@ -154,12 +164,7 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
         _paint(bo, "portal" if first != "portal" else "dragon", [0])
         assert bo.evaluate(KEPT) == 1
 
-        host.goto(f"{live_server}/t/{code}")
-        with host.expect_navigation():
-            host.locator("#checks").tap()
-        with host.expect_navigation():
-            host.locator("#lock").tap()
-        host.wait_for_selector("#score-table")
+        _lock_without_checks(host, live_server, code)
 
         bo.wait_for_selector("#table-done", timeout=10_000)  # moved to the sheet by the lock pushed to it
         # the sheet's table.js (a deferred script, run after #table-done is there) drops the kept draft;
@@ -282,12 +287,7 @@ def test_a_card_tapped_offline_before_the_lock_is_said_not_sent_on_the_sheet(bro
         expect(cy.locator("#live-status")).to_contain_text("cards kept on this phone")
         assert cy.evaluate(KEPT) == 1
 
-        host.goto(f"{live_server}/t/{code}")
-        with host.expect_navigation():
-            host.locator("#checks").tap()
-        with host.expect_navigation():
-            host.locator("#lock").tap()
-        host.wait_for_selector("#score-table")
+        _lock_without_checks(host, live_server, code)
 
         cy_context.set_offline(False)
         cy.wait_for_selector("#table-done", timeout=15_000)

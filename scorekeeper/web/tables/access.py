@@ -76,15 +76,14 @@ def keep_secret(response: WerkzeugResponse, code: str, secret: str) -> WerkzeugR
     """*response*, setting this phone's cookie for table *code* to *secret* first,
     then the others it kept (a phone that moved a seat here keeps its older one too)."""
     kept = [secret, *(other for other in cookie_secrets(code) if other != secret)][:8]
-    response.set_cookie(
-        COOKIE_PREFIX + code,
-        ".".join(kept),
-        max_age=int(timedelta(days=COOKIE_DAYS).total_seconds()),
-        path="/",
-        secure=request.is_secure,
-        httponly=True,
-        samesite="Lax",
-    )
+    return _with_cookie(response, COOKIE_PREFIX + code, ".".join(kept), COOKIE_DAYS)
+
+
+def _with_cookie(response: WerkzeugResponse, name: str, value: str, days: int) -> WerkzeugResponse:
+    """*response* setting the table's cookie *name* for *days* days: the whole site,
+    HttpOnly, SameSite=Lax, Secure over HTTPS."""
+    max_age = int(timedelta(days=days).total_seconds())
+    response.set_cookie(name, value, max_age=max_age, path="/", secure=request.is_secure, httponly=True, samesite="Lax")
     return response
 
 
@@ -150,24 +149,16 @@ def phone_key() -> str:
     ``sk_phone`` cookie; a phone without one is given a new id, sent back with the answer."""
     phone = request.cookies.get(PHONE_COOKIE, "")
     if not _PHONE_ID.fullmatch(phone):
-        phone = g.get("new_phone") or g.setdefault("new_phone", secrets.token_urlsafe(16))
+        if "new_phone" not in g:
+            g.new_phone = secrets.token_urlsafe(16)
+        phone = g.new_phone
     return f"{get_remote_address()}/{phone}"
 
 
 def _name_phone(response: WerkzeugResponse) -> WerkzeugResponse:
     """The answer to a phone given a new id by :func:`phone_key`, with its cookie."""
     phone = g.pop("new_phone", None)
-    if phone:
-        response.set_cookie(
-            PHONE_COOKIE,
-            phone,
-            max_age=int(timedelta(days=PHONE_COOKIE_DAYS).total_seconds()),
-            path="/",
-            secure=request.is_secure,
-            httponly=True,
-            samesite="Lax",
-        )
-    return response
+    return _with_cookie(response, PHONE_COOKIE, phone, PHONE_COOKIE_DAYS) if phone else response
 
 
 #: Codes that name no table cost like failed logins, on the pages and the API alike: per phone
