@@ -3,7 +3,7 @@
     gunicorn -c deploy/gunicorn-live.conf.py 'scorekeeper:create_app()'
 
 Every phone at an open table keeps one WebSocket to ``/socket.io/`` for as long as its
-page is open (scorekeeper/table/live.py). A sync worker serves one request at a time, so
+page is open (scorekeeper/web/tables/stream.py). A sync worker serves one request at a time, so
 each stream would hold one: these workers are gevent's instead, each holding thousands of
 quiet connections in one process, and they serve nothing else. The proxy sends only
 ``/socket.io/`` here (deploy/nginx/default.conf.template); pages, drafts and PDFs go to the

@@ -3,8 +3,8 @@
 Every change claims the table's row first (its version + 1: the changes of one
 table wait for each other, in every database and process), reads the table,
 asks :mod:`.model` for the table after the change (a refusal writes nothing),
-writes what changed, commits, and then announces the table once
-(:func:`.live.announce`). The pages and the JSON API change tables through
+writes what changed, commits, and then publishes the table once
+(:func:`.events.publish`). The pages and the JSON API change tables through
 these functions only.
 
 The phone asking is given by the secrets it keeps for the table (*secrets*:
@@ -25,7 +25,7 @@ from ..store import tables as rows
 from ..store.db import db
 from ..store.games import Details, check_played_on, save_game
 from ..store.models import Group, SavedGame
-from . import live, model
+from . import events, model
 from .model import CODE_ALPHABET, CODE_LENGTH, EXPIRES_AFTER, Draft, Phone, Seat, Shown, Table
 
 Secrets = Sequence[str | None]
@@ -59,7 +59,7 @@ def expire() -> int:
 
 
 def _change(code: str, step: Callable[[Table], Table], known: Table | None = None) -> Table:
-    """Run *step* on table *code* as one change and announce the table after it.
+    """Run *step* on table *code* as one change and publish the table after it.
 
     *known*: the table as the caller read it in this request; when nobody changed
     it since (the claimed version is the next), it is not read again.
@@ -83,7 +83,7 @@ def _change(code: str, step: Callable[[Table], Table], known: Table | None = Non
     except BaseException:
         db.session.rollback()
         raise
-    live.announce(after)
+    events.publish(after)
     return after
 
 
@@ -265,7 +265,7 @@ def play_again(code: str, secrets: Secrets, played_on: date | None = None) -> Ta
             db.session.commit()
             after = rows.read(table.code)
             if after is not None:
-                live.announce(after)
+                events.publish(after)
         else:  # another request opened one first: drop ours
             db.session.rollback()
             rows.delete_table(following.code)

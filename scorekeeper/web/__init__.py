@@ -10,7 +10,6 @@ def init_app(app: Flask) -> None:
     """Register CSRF protection, the blueprints and the error pages on *app*."""
     from ..store import can_store
     from ..store.exchange import MAX_IMPORT
-    from ..table import live
     from . import delivery, i18n, logs, pdf, phone_parts, template_cache, unreadable
     from .api.views import bp as api_bp
     from .display import card_symbol
@@ -26,6 +25,7 @@ def init_app(app: Flask) -> None:
     from .sheets.views import bp as sheets_bp
     from .tables.api import bp as table_api_bp
     from .tables.pages import bp as tables_bp
+    from .tables.stream import init_app as init_streams
 
     unreadable.init_app(app)  # first: the int converter before any route, the body check before CSRF
     app.config.setdefault("IMPORT_MAX_BYTES", IMPORT_LIMIT)
@@ -56,7 +56,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(table_api_bp)
     app.register_blueprint(groups_bp)
     app.register_blueprint(offline_bp)  # after delivery: it reads the static files' versions
-    live.init_app(app)  # the tables' streams (/socket.io/) in front of the app: after every other wrapper
+    init_streams(app)  # the tables' streams (/socket.io/) in front of the app: after every other wrapper
     app.jinja_env.globals.update(card_symbol=card_symbol, signed=signed)  # (the sheet's own: sheet_page)
 
     @app.get("/healthz")

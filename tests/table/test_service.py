@@ -23,7 +23,7 @@ from scorekeeper.engine import Game, GameErrors, score_game
 from scorekeeper.store import db
 from scorekeeper.store.games import may_edit
 from scorekeeper.store.models import SavedGame, ScoreTable, TableSeat
-from scorekeeper.table import live, service
+from scorekeeper.table import events, service
 from scorekeeper.table.model import (
     CODE_ALPHABET,
     Draft,
@@ -37,6 +37,7 @@ from scorekeeper.table.model import (
     secret_hash,
     table_dict,
 )
+from scorekeeper.web.tables import stream as live
 from tests.conftest import CASE_FILES, load_case, make_test_app
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -120,9 +121,9 @@ def watching(app, code: str):
 
 def announced(stream) -> list[dict]:
     """The tables announced to *stream* since last asked."""
-    events = stream.get_received()
-    assert all(event["name"] == live.EVENT and len(event["args"]) == 1 for event in events)
-    return [event["args"][0] for event in events]
+    received = stream.get_received()
+    assert all(event["name"] == live.EVENT and len(event["args"]) == 1 for event in received)
+    return [event["args"][0] for event in received]
 
 
 # -- codes and seats
@@ -282,6 +283,46 @@ def test_a_refused_change_writes_nothing_and_keeps_the_version(db_app):
 
 
 # -- announcements
+
+
+class Recorder:
+    """A publisher of the table's events that keeps what it is given, with the
+    table's version as another connection reads it then (committed only)."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[Table, int]] = []
+
+    def publish(self, table: Table) -> None:
+        with db.engine.connect() as elsewhere:
+            committed = elsewhere.scalar(select(ScoreTable.version).where(ScoreTable.code == table.code))
+        self.published.append((table, committed))
+
+
+def test_each_committed_change_is_published_once_after_its_commit_and_a_refusal_never(db_app):
+    recorder = Recorder()
+    replaced = events.set_publisher(recorder)
+    try:
+        with db_app.app_context():
+            table, host = service.start("pocket", DAY)  # nobody can watch a table before its code is out
+            _, _, bo = service.take_seat(table.code, "Bo", [])
+            refused(NotAllowed, service.set_checks, table.code, [bo], False)
+            service.take_seat(table.code, "Ada", [host])
+    finally:
+        assert events.set_publisher(replaced) is recorder
+    assert [(t.code, t.version, len(t.seats), committed) for t, committed in recorder.published] == [
+        (table.code, 2, 1, 2),
+        (table.code, 3, 2, 3),
+    ]
+
+
+def test_without_a_publisher_a_change_is_made_all_the_same(db_app):
+    replaced = events.set_publisher(None)
+    try:
+        with db_app.app_context():
+            table, host = service.start("pocket", DAY)
+            assert service.take_seat(table.code, "Ada", [host])[0].version == 2
+    finally:
+        events.set_publisher(replaced)
 
 
 def test_every_committed_change_is_announced_once_with_its_version_and_seats(db_app):

@@ -3,7 +3,7 @@ seat, store each kingdom as it is entered (the seat pages send their drafts
 here too), check another player's, lock the table into one saved game, play again.
 
 Every change goes through :mod:`scorekeeper.table.service`, which announces it
-to every phone watching (:mod:`scorekeeper.table.live`). Every answer is JSON
+to every phone watching (:mod:`.stream`). Every answer is JSON
 and carries the table's ``version``. Refusals are 400 (input R8 refuses),
 403 (not this seat's or the host's secret), 404 (no open table has this
 code, no such seat), 409 (the table's state refuses: locked, full, a name

@@ -7,7 +7,7 @@ Thin over :mod:`scorekeeper.table.service` (every change) and
 :mod:`scorekeeper.table.model` (what a phone may do, what the table waits
 for). The live part of a table's pages is rendered here (``/t/<code>/live``)
 and kept up to date by static/js/table.js: each change is pushed to the page
-over its stream (:mod:`scorekeeper.table.live`); the page asks for the live
+over its stream (:mod:`.stream`); the page asks for the live
 part anew when more than the card counts changed. The seat page's script sends
 its drafts to the JSON API (``PUT /api/tables/<code>/seats/<n>``, one shape
 and one merge for pages and programs). Without JavaScript: "Refresh" and "Save".
@@ -44,7 +44,6 @@ from ...store import games as saved_games
 from ...store.db import db
 from ...store.groups import opens, table_pass
 from ...store.models import Group
-from ...table import live as streams
 from ...table import model, service
 from ...table.model import Phone, Seat, Table
 from ..display import qr_fits
@@ -69,6 +68,7 @@ from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
 from ..security import expired_form_page, join_rate_limit, table_rate_limit
 from ..sheet_page import SheetLinks, qr_response, sheet_context
+from . import stream as streams
 from .access import (
     cookie_secrets,
     count_wrong_codes,

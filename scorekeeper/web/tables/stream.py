@@ -1,7 +1,9 @@
 """Every change of a table pushed to every phone watching it (Socket.IO, by Flask-SocketIO).
 
-One announcement per committed change (:func:`announce`, called by
-:mod:`.service` only, after the commit): the table's public state with its
+One announcement per committed change (:func:`announce`: the table's events'
+publisher, :mod:`scorekeeper.table.events`, installed by :func:`init_app`, so
+that :mod:`scorekeeper.table.service` publishes each change after its commit
+without knowing how it travels): the table's public state with its
 version (:func:`~scorekeeper.table.model.table_dict`), emitted to the room of
 the table's code. Flask-SocketIO's client manager carries it: in one process
 (``make run``) straight to that process's connections; with ``REDIS_URL``
@@ -40,7 +42,8 @@ from flask import Flask, current_app
 from flask_socketio import SocketIO, join_room
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from .model import Table, normalise_code, table_dict
+from ...table import events
+from ...table.model import Table, normalise_code, table_dict
 
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
@@ -54,6 +57,13 @@ def announce(table: Table) -> None:
     streams: SocketIO | None = current_app.extensions.get("socketio")
     if streams is not None:
         streams.emit(EVENT, table_dict(table), to=table.code)
+
+
+class _Announcer:
+    """The stream as the table's events' publisher (:class:`~scorekeeper.table.events.Publisher`)."""
+
+    def publish(self, table: Table) -> None:
+        announce(table)
 
 
 def ticket(code: str) -> str:
@@ -161,3 +171,4 @@ def init_app(app: Flask) -> None:
         **options,
     )
     app.wsgi_app = _StreamsWhereTheyHoldNoWorker(app.wsgi_app)  # type: ignore[method-assign]
+    events.set_publisher(_Announcer())
