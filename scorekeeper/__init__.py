@@ -49,8 +49,9 @@ def create_app(test_config: Mapping | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
 
     from . import store, web
+    from .table import service
 
-    store.init_app(app)
+    store.init_app(app, at_start=service.expire)  # shared tables left unlocked for a day go (and on access)
     web.init_app(app)
     return app
 

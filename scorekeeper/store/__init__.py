@@ -3,14 +3,15 @@
 The database is an SQLite file in the instance folder unless ``DATABASE_URL``
 (or ``SCOREKEEPER_DATABASE_URL``) names another, such as PostgreSQL. The
 schema is brought up to date by Alembic when the app starts, so a fresh
-checkout needs no extra command; shared tables left unlocked for a day are
-removed then (and whenever a table is started or looked up).
+checkout needs no extra command; what the services clear at start-up is done
+then too (shared tables left unlocked for a day: the app factory's ``at_start``).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Callable
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,9 +23,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError, IntegrityError
 from sqlalchemy.pool import NullPool, Pool
 
-from ..table.model import EXPIRES_AFTER
 from .db import db
-from .tables import expire_tables
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -68,10 +67,12 @@ def database_url(app: Flask) -> str:
     return url
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, at_start: Callable[[], object] = lambda: None) -> None:
     """Bind the database to *app* and, unless ``MIGRATE`` is false
-    (``SCOREKEEPER_MIGRATE=false``), migrate its schema to the newest revision.
-    Without it the schema is migrated by ``flask db upgrade`` (a release step)."""
+    (``SCOREKEEPER_MIGRATE=false``), migrate its schema to the newest revision,
+    then call *at_start* (in an app context, before the connections are closed):
+    the services' own clearing up at start-up, such as expired tables. Without it
+    the schema is migrated by ``flask db upgrade`` (a release step)."""
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app)
     options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
     # A database error's message (logged) leaves out the statement's values: names, notes,
@@ -99,8 +100,7 @@ def init_app(app: Flask) -> None:
         with app.app_context():
             with _migration_lock(app):
                 upgrade(directory=str(MIGRATIONS))
-            # shared tables left unlocked for a day go at start-up (and on access)
-            expire_tables(datetime.now(UTC) - EXPIRES_AFTER)
+            at_start()
             # Close every connection the migration opened (the lock's included):
             # workers forked after this (gunicorn --preload) must not share them.
             db.engine.dispose()

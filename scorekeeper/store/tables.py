@@ -1,7 +1,10 @@
 """The rows of shared tables (``tables``, ``table_seats``) and the queries on them.
 
-Rows and queries only: the table's rules are :mod:`scorekeeper.table.model`'s,
-and every change is made by :mod:`scorekeeper.table.service`, which claims a
+Rows and queries only, read and written as :class:`TableRow` and :class:`SeatRow`
+(plain values of the columns): the table's rules and its model's values are
+:mod:`scorekeeper.table.model`'s, a floor above, which the store never imports;
+every change is made by :mod:`scorekeeper.table.service`, which turns rows into
+the model's tables and back, and claims a
 table's row first (:func:`claim`: ``UPDATE … SET version = version + 1 …
 RETURNING``), so that changes of one table happen one after another in every
 database, a change never lands on a locked table, and each change has its
@@ -11,29 +14,66 @@ draft reads and writes here.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any, cast
+from datetime import UTC, date, datetime
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import CursorResult, bindparam, delete, insert, select, update
 from sqlalchemy import Table as Table_
 
-from ..table.model import MoveRequest, Seat, Table
 from .db import db
 from .models import SavedGame, ScoreTable, TableSeat
 
 _TABLES = cast(Table_, ScoreTable.__table__)
 _SEATS = cast(Table_, TableSeat.__table__)
 
-#: The fields of a :class:`~scorekeeper.table.model.Table` stored as they are, each with its column
+
+class SeatRow(NamedTuple):
+    """A seat's row (``table_seats``): its number 1..4, 16 cells of card ids or ``None``
+    (row by row), the claimed Legend ids in order, the hashes of the secrets that hold
+    it (``token_hash``) and that entered it (``entered_by``)."""
+
+    number: int
+    name: str
+    token_hash: str
+    cells: tuple[str | None, ...]
+    legends: tuple[str, ...]
+    done: bool
+    checked_by: int | None
+    wrong_cell: int | None
+    wrong_by: int | None
+    entered_by: frozenset[str]
+
+
+class MoveRow(NamedTuple):
+    """A request to move a seat (``move_*`` of ``tables``): *seat* ``None`` for the host's role."""
+
+    seat: int | None
+    asker: str
+    asked_at: datetime
+
+
+class TableRow(NamedTuple):
+    """A table's row (``tables``) with its seats' rows in seat order: *locked* when
+    ``locked_at`` is set, *game_id* the locked game's public id (``None`` before, or
+    once the game is deleted), times in UTC."""
+
+    code: str
+    ruleset: str
+    played_on: date
+    checks_required: bool
+    version: int
+    host_token_hash: str
+    created_at: datetime
+    locked: bool
+    game_id: str | None
+    next_code: str | None
+    move: MoveRow | None
+    seats: tuple[SeatRow, ...]
+
+
+#: The fields of a :class:`TableRow` stored as they are, each its own column
 #: (read and insert_table both go through it, so that a field added is added once).
-_TABLE_FIELDS = {
-    "code": "code",
-    "ruleset": "ruleset",
-    "played_on": "played_on",
-    "checks_required": "checks_required",
-    "version": "version",
-    "host": "host_token_hash",
-}
+_TABLE_FIELDS = ("code", "ruleset", "played_on", "checks_required", "version", "host_token_hash")
 
 #: A table with its seats (one row each, or one row of nulls) and its saved game's public id.
 _READ = (
@@ -70,8 +110,8 @@ _READ = (
 )
 
 
-def read(code: str) -> Table | None:
-    """The table with join code *code* (as stored: :func:`~scorekeeper.table.model.normalise_code`),
+def read(code: str) -> TableRow | None:
+    """The table with join code *code* (as stored: upper case, no spaces or dashes),
     locked or not, with its seats; ``None`` if there is none. One query."""
     rows = db.session.connection().execute(_READ, {"code": code}).all()
     if not rows:
@@ -79,19 +119,19 @@ def read(code: str) -> Table | None:
     first = rows[0]
     move = None
     if first.move_asker is not None and first.move_asked_at is not None:
-        move = MoveRequest(first.move_seat or None, first.move_asker, _aware(first.move_asked_at))
-    return Table(
-        **{field: getattr(first, column) for field, column in _TABLE_FIELDS.items()},
+        move = MoveRow(first.move_seat or None, first.move_asker, _aware(first.move_asked_at))
+    return TableRow(
+        **{field: getattr(first, field) for field in _TABLE_FIELDS},
         created_at=_aware(first.created_at),
         locked=first.locked_at is not None,
         game_id=first.public_id,
         next_code=first.next_code,
         move=move,
         seats=tuple(
-            Seat(
+            SeatRow(
                 number=row.number,
                 name=row.name,
-                holder=row.token_hash,
+                token_hash=row.token_hash,
                 cells=tuple(row.cells),
                 legends=tuple(row.legends),
                 done=row.done,
@@ -131,13 +171,13 @@ def claim(code: str, now: datetime) -> int | None:
     return db.session.connection().execute(_CLAIM, {"table_code": code, "now": now}).scalar_one_or_none()
 
 
-def write(before: Table, after: Table, now: datetime) -> None:
+def write(before: TableRow, after: TableRow, now: datetime) -> None:
     """Write what changed from *before* to *after* (a change of one table; seats only added, never removed)."""
     values: dict[str, Any] = {}
     if after.checks_required != before.checks_required:
         values["checks_required"] = after.checks_required
-    if after.host != before.host:
-        values["host_token_hash"] = after.host
+    if after.host_token_hash != before.host_token_hash:
+        values["host_token_hash"] = after.host_token_hash
     if after.move != before.move:
         move = after.move
         values["move_seat"] = None if move is None else (move.seat or 0)
@@ -162,10 +202,10 @@ def write(before: Table, after: Table, now: datetime) -> None:
             )
 
 
-def _seat_values(seat: Seat) -> dict[str, Any]:
+def _seat_values(seat: SeatRow) -> dict[str, Any]:
     return {
         "name": seat.name,
-        "token_hash": seat.holder,
+        "token_hash": seat.token_hash,
         "cells": list(seat.cells),
         "legends": list(seat.legends),
         "done": seat.done,
@@ -176,14 +216,14 @@ def _seat_values(seat: Seat) -> dict[str, Any]:
     }
 
 
-def insert_table(table: Table, now: datetime) -> None:
+def insert_table(table: TableRow, now: datetime) -> None:
     """Store a new *table* with its seats.
 
     :raises IntegrityError: its code is taken (roll back, draw another).
     """
     db.session.execute(
         insert(_TABLES).values(
-            {column: getattr(table, field) for field, column in _TABLE_FIELDS.items()}
+            {field: getattr(table, field) for field in _TABLE_FIELDS}
             | {"created_at": table.created_at, "updated_at": now}
         )
     )

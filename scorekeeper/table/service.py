@@ -1,7 +1,8 @@
 """The only code that changes a shared table.
 
 Every change claims the table's row first (its version + 1: the changes of one
-table wait for each other, in every database and process), reads the table,
+table wait for each other, in every database and process), reads the table
+(the store's rows, made the model's :class:`~.model.Table` here: :func:`_table`),
 asks :mod:`.model` for the table after the change (a refusal writes nothing),
 writes what changed, commits, and then publishes the table once
 (:func:`.events.publish`). The pages and the JSON API change tables through
@@ -26,7 +27,7 @@ from ..store.db import db
 from ..store.games import Details, check_played_on, save_game
 from ..store.models import Group, SavedGame
 from . import events, model
-from .model import CODE_ALPHABET, CODE_LENGTH, EXPIRES_AFTER, Draft, Phone, Seat, Shown, Table
+from .model import CODE_ALPHABET, CODE_LENGTH, EXPIRES_AFTER, Draft, MoveRequest, Phone, Seat, Shown, Table
 
 Secrets = Sequence[str | None]
 
@@ -43,7 +44,7 @@ def find(code: object) -> Table | None:
     normal = model.normalise_code(code)
     if normal is None:
         return None
-    table = rows.read(normal)
+    table = _read(normal)
     if table is not None and table.is_expired(now()):
         expire()
         return None
@@ -56,6 +57,78 @@ def expire() -> int:
 
     :returns: how many tables were removed."""
     return rows.expire_tables(now() - EXPIRES_AFTER)
+
+
+def _read(code: str) -> Table | None:
+    """Table *code* (as stored: :func:`.model.normalise_code`) from its rows; ``None`` if there is none."""
+    row = rows.read(code)
+    return None if row is None else _table(row)
+
+
+def _table(row: rows.TableRow) -> Table:
+    """The model's table of the store's *row*."""
+    move = row.move
+    return Table(
+        code=row.code,
+        ruleset=row.ruleset,
+        played_on=row.played_on,
+        checks_required=row.checks_required,
+        version=row.version,
+        host=row.host_token_hash,
+        created_at=row.created_at,
+        locked=row.locked,
+        game_id=row.game_id,
+        next_code=row.next_code,
+        move=None if move is None else MoveRequest(seat=move.seat, asker=move.asker, asked_at=move.asked_at),
+        seats=tuple(
+            Seat(
+                number=seat.number,
+                name=seat.name,
+                holder=seat.token_hash,
+                cells=seat.cells,
+                legends=seat.legends,
+                done=seat.done,
+                checked_by=seat.checked_by,
+                wrong_cell=seat.wrong_cell,
+                wrong_by=seat.wrong_by,
+                entered_by=seat.entered_by,
+            )
+            for seat in row.seats
+        ),
+    )
+
+
+def _row(table: Table) -> rows.TableRow:
+    """The store's row of the model's *table* (what :func:`.store.tables.write` compares and writes)."""
+    move = table.move
+    return rows.TableRow(
+        code=table.code,
+        ruleset=table.ruleset,
+        played_on=table.played_on,
+        checks_required=table.checks_required,
+        version=table.version,
+        host_token_hash=table.host,
+        created_at=table.created_at,
+        locked=table.locked,
+        game_id=table.game_id,
+        next_code=table.next_code,
+        move=None if move is None else rows.MoveRow(seat=move.seat, asker=move.asker, asked_at=move.asked_at),
+        seats=tuple(
+            rows.SeatRow(
+                number=seat.number,
+                name=seat.name,
+                token_hash=seat.holder,
+                cells=seat.cells,
+                legends=seat.legends,
+                done=seat.done,
+                checked_by=seat.checked_by,
+                wrong_cell=seat.wrong_cell,
+                wrong_by=seat.wrong_by,
+                entered_by=seat.entered_by,
+            )
+            for seat in table.seats
+        ),
+    )
 
 
 def _change(code: str, step: Callable[[Table], Table], known: Table | None = None) -> Table:
@@ -71,14 +144,14 @@ def _change(code: str, step: Callable[[Table], Table], known: Table | None = Non
     version = rows.claim(code, when)
     if version is None:
         db.session.rollback()
-        if rows.read(code) is None:
+        if _read(code) is None:
             raise model.NoSuchTable("table-not-found")
         raise model.TableConflict("table-locked")
     try:
-        before = known if known is not None and known.version + 1 == version else rows.read(code)
+        before = known if known is not None and known.version + 1 == version else _read(code)
         assert before is not None  # our claim holds its row
         after = step(before)._replace(version=version)
-        rows.write(before, after, when)
+        rows.write(_row(before), _row(after), when)
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -117,7 +190,7 @@ def _insert(table: Table) -> Table:
     for _ in range(20):
         fresh = table._replace(code="".join(random_secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
         try:
-            rows.insert_table(fresh, when)
+            rows.insert_table(_row(fresh), when)
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
@@ -220,7 +293,7 @@ def lock(code: str, secrets: Secrets, group: Group | None = None) -> tuple[Saved
     except model.TableConflict as error:
         if error.message_id != "table-locked":
             raise
-        table = rows.read(code)
+        table = _read(code)
         phone = model.identify(table, secrets) if table else model.NOBODY
         if not phone.host:
             raise model.NotAllowed("host-only") from None
@@ -263,15 +336,15 @@ def play_again(code: str, secrets: Secrets, played_on: date | None = None) -> Ta
         )
         if rows.set_next_code(table.code, following.code, now()):
             db.session.commit()
-            after = rows.read(table.code)
+            after = _read(table.code)
             if after is not None:
                 events.publish(after)
         else:  # another request opened one first: drop ours
             db.session.rollback()
             rows.delete_table(following.code)
             db.session.commit()
-        table = rows.read(table.code) or table
-    following_table = rows.read(table.next_code) if table.next_code else None
+        table = _read(table.code) or table
+    following_table = _read(table.next_code) if table.next_code else None
     if following_table is None or following_table.is_expired(now()):  # it expired unused: open another
         rows.set_next_code(table.code, None, now())
         db.session.commit()
