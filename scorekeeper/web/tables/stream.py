@@ -53,10 +53,34 @@ log = logging.getLogger(__name__)
 
 
 def announce(table: Table) -> None:
-    """Push *table* (just committed) to every phone watching it, on every process."""
+    """Push *table* (just committed) to every phone watching it, on every process.
+
+    With Redis, the table is handed to this process's announcing thread as it is (an
+    immutable value): its JSON, its phones here and Redis are the thread's work, none
+    the request's. Without, it goes to this process's phones at once, and when none
+    watches the table here nothing is made at all."""
     streams: SocketIO | None = current_app.extensions.get("socketio")
-    if streams is not None:
+    if streams is None:
+        return
+    manager = streams.server.manager
+    if isinstance(manager, _RedisAnnouncements):
+        manager.announce(table)
+    elif _watched(manager, table.code):
         streams.emit(EVENT, table_dict(table), to=table.code)
+
+
+def _watched(manager: Any, code: str) -> bool:
+    """Whether a phone connected to this process watches table *code*."""
+    return next(manager.get_participants("/", code), None) is not None
+
+
+class _JSONPacket(socketio.packet.Packet):
+    """Socket.IO's packet without binary attachments (the server's ``serializer``): a stream
+    carries JSON only (:func:`~scorekeeper.table.model.table_dict`), so the search of every
+    packet sent for bytes to attach, a fifth of a millisecond through a table of four
+    kingdoms, is skipped. (Bytes given to it would fail to encode, never pass unseen.)"""
+
+    uses_binary_events = False
 
 
 class _Announcer:
@@ -91,37 +115,69 @@ def _watch(auth: object = None) -> bool:
 
 
 class _RedisAnnouncements(socketio.RedisManager):
-    """python-socketio's Redis manager, publishing from a thread of its own, on a
+    """python-socketio's Redis manager, announcing from a thread of its own, on a
     connection of its own that waits at most a second for Redis.
 
-    A request whose change is announced hands the announcement over and answers: it
-    never waits for Redis's reply (a round trip that, on a busy machine, waits for Redis
-    to get a core: a fifth of a sync worker's time under a table's drafts), and a hung
-    Redis never holds it. Each process's announcements leave in the order they were
-    made; pages order what they receive by version. Listening keeps the manager's own
-    connection, which waits as long as Redis is quiet."""
+    A request whose change is announced hands the table over (:meth:`announce`) and
+    answers: it never waits for Redis's reply (a round trip that, on a busy machine,
+    waits for Redis to get a core: a fifth of a sync worker's time under a table's
+    drafts), a hung Redis never holds it, and the table's JSON is made on the thread.
+    Each process's announcements leave in the order they were made; pages order what
+    they receive by version. Listening keeps the manager's own connection, which waits
+    as long as Redis is quiet; it starts with the process's first stream, so an app
+    worker (no streams) never listens, and a process that does both skips its own
+    announcements unread (they went to its phones when they were made)."""
 
-    def _publish(self, data: Any) -> None:
+    def announce(self, table: Table) -> None:
+        """Hand *table*, just committed, to this process's announcing thread."""
         if getattr(self, "_outbox_pid", None) != os.getpid():  # a new process (a forked worker): a new thread
             self._outbox_pid = os.getpid()
-            self._outbox: queue.SimpleQueue[bytes | str] = queue.SimpleQueue()
+            self._outbox: queue.SimpleQueue[Table] = queue.SimpleQueue()
             threading.Thread(target=self._send, args=(self._outbox,), daemon=True, name="announcements").start()
             atexit.register(self._flush, self._outbox)
-        self._outbox.put(self.json.dumps(data))
+        self._outbox.put(table)
 
-    def _send(self, outbox: queue.SimpleQueue[bytes | str]) -> None:
+    def _send(self, outbox: queue.SimpleQueue[Table]) -> None:
         import redis
 
         client = redis.Redis.from_url(self.redis_url, socket_timeout=1, socket_connect_timeout=1)
         while True:
-            message = outbox.get()
+            table = outbox.get()
             try:
-                client.publish(self.channel, message)
+                message = self._message(table)
+                if _watched(self, table.code):  # a process that streams too: its own phones, at once
+                    self.server.emit(EVENT, message["data"][0], to=table.code, ignore_queue=True)
+                client.publish(self.channel, self.json.dumps(message))
             except redis.RedisError as error:
                 log.warning("a table's change was not announced (Redis: %s)", error)
+            except Exception:  # the thread announces every later change all the same
+                log.exception("a table's change was not announced")
+
+    def _message(self, table: Table) -> dict[str, Any]:
+        """The announcement of *table* as python-socketio's managers pass an emit to each
+        other (``PubSubManager.emit``'s), its sender first (:meth:`_listen`) and its data
+        known to hold no bytes (no search for them)."""
+        return {
+            "host_id": self.host_id,
+            "method": "emit",
+            "event": EVENT,
+            "data": [table_dict(table)],
+            "binary": False,
+            "namespace": "/",
+            "room": table.code,
+            "skip_sid": None,
+            "callback": None,
+        }
+
+    def _listen(self) -> Any:
+        """What Redis brings, but this process's own announcements, left unread."""
+        own = self.json.dumps({"host_id": self.host_id})[:-1].encode()
+        for message in super()._listen():
+            if not (isinstance(message, bytes) and message.startswith(own)):
+                yield message
 
     @staticmethod
-    def _flush(outbox: queue.SimpleQueue[bytes | str], seconds: float = 2.0) -> None:
+    def _flush(outbox: queue.SimpleQueue[Table], seconds: float = 2.0) -> None:
         """At exit (a worker restarted): a moment for the announcements still queued to leave."""
         deadline = time.monotonic() + seconds
         while not outbox.empty() and time.monotonic() < deadline:
@@ -162,6 +218,7 @@ def init_app(app: Flask) -> None:
     streams.on("connect")(_watch)
     streams.init_app(
         app,
+        serializer=_JSONPacket,
         async_mode="gevent" if _serves_streams() else "threading",
         transports=["websocket"],
         manage_session=False,
