@@ -227,6 +227,40 @@ def test_every_table_page_weighs_at_most_24_kb_sent_with_its_assets_in_every_lan
     assert max(heaviest.values()) <= BUDGET, heaviest
 
 
+def test_every_page_that_watches_a_table_loads_the_one_stream_file(app, client):
+    """The seat page, the table's page, the check page, the locked table and the big screen
+    speak to the table's stream through static/js/stream.js, before their own script."""
+    players = CASE19["game"]["players"]
+    code = start_table(client)
+    phones = [client, app.test_client()]
+    for phone, player in zip(phones, players, strict=False):
+        phone.post(f"/t/{code}/seats", data={"name": player["name"]})
+        phone.post(f"/t/{code}/seat/{players.index(player) + 1}", data=seat_fields(player))
+    client.post(f"/t/{code}/host", data={"action": "checks-off"})
+
+    def scripts(path: str) -> list[str]:
+        tags = soup(client.get(path)).find_all("script", src=True)
+        return [tag["src"].split("?")[0].removeprefix("/static/") for tag in tags]
+
+    watching = {
+        f"/t/{code}/seat/1": "js/table.js",
+        f"/t/{code}": "js/table.js",
+        f"/t/{code}/check/2": "js/table.js",
+        f"/t/{code}/screen": "js/screen.js",
+    }
+    for path, own in watching.items():
+        loaded = scripts(path)
+        assert loaded.count("js/stream.js") == 1 and loaded.index("js/stream.js") < loaded.index(own), path
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    assert "js/stream.js" in scripts(f"/t/{code}") and "js/stream.js" in scripts(f"/t/{code}/screen")
+    # written once: neither page script speaks the protocol itself
+    static = Path(__file__).parents[2] / "static" / "js"
+    for own in ("table.js", "screen.js"):
+        text = (static / own).read_text(encoding="utf-8")
+        assert "new WebSocket" not in text and '"40"' not in text, own
+    assert "new WebSocket" in (static / "stream.js").read_text(encoding="utf-8")
+
+
 def test_the_seat_secret_is_an_httponly_lax_cookie_secure_over_https(app):
     client = app.test_client()
     answer = client.post("/tables", data={"played_on": "2026-11-30"}, base_url="https://localhost")
