@@ -1,6 +1,7 @@
 // A shared table's pages, live: every change of the table is pushed to the page over its stream
-// (stream.js, loaded before this file), and a seat's kingdom is sent as drafts to the JSON API at
-// every change (kept in the tab until the server has it).
+// (stream.js, loaded before this file), and a seat's kingdom is sent as drafts at every change
+// (kept in the tab until the server has it): acknowledged events on the open stream, else the
+// JSON API's PUT (the same draft, the same answer).
 // Everything received carries the table's version: the page never shows an older state than
 // one it has shown. Without a stream (a proxy that cuts it) the live part is asked for every
 // 10 s; without this file the pages work with "Refresh" and "Save" buttons.
@@ -190,6 +191,8 @@
     return wantDone ? form.dataset.doneLater : form.dataset.offline.replace("9999", cardsHere());
   };
 
+  // A draft goes as an acknowledged event on the open stream (its answer the PUT's, acked), else
+  // (no stream, or leaving: the socket closes with the page) as the PUT, kept alive past the page.
   function send(keepalive) {
     clearTimeout(timer);
     if (!pending || refused || (sending && !keepalive)) { return; }  // the answer sends what came meanwhile
@@ -198,6 +201,13 @@
     var sent = entered(), body = JSON.parse(sent);
     body.base = JSON.parse(base);
     if (wantDone !== null) { body.done = wantDone; }
+    var event = { seat: number, secret: form.dataset.secret, kingdom: body.kingdom, legends: body.legends, base: body.base, done: body.done };
+    if (!keepalive && stream.emit("draft", event, function (answer) {
+      if (answer) { answered(sent, answer.status || 200, answer); return; }
+      sending = false;  // no answer on the stream (gone meanwhile): sent again, as the PUT if it is still gone
+      pending = true;
+      timer = setTimeout(send, 0);  // (after a leaving page's own send, kept alive)
+    })) { return; }
     ask(form.dataset.api, {
       method: "PUT", keepalive: !!keepalive, body: JSON.stringify(body),
       headers: { "Content-Type": "application/json", "Authorization": "Bearer " + form.dataset.secret }
