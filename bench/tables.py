@@ -606,9 +606,11 @@ class StreamPages(PollingPages):
       (``data-live``, ``If-None-Match``) to catch up. Each change pushed shows every seat's
       count at once; when its ``look`` differs from the one shown (more than the counts
       changed) the page asks its live part anew; a locked table opens the table's page.
-    - A tap: one draft 300 ms after the last change, one at a time, ``PUT
-      /api/tables/<code>/seats/<n>`` with the seat's secret (``data-secret``) and JSON
-      ``{"kingdom", "legends", "base"}``; its answer brings the points (no ``/api/preview``).
+    - A tap: one draft 300 ms after the last change, one at a time, ``{"kingdom", "legends",
+      "base"}``: an acknowledged ``draft`` event on the page's open stream, with ``"seat"`` and
+      the seat's secret (``data-secret``), kept under "enter a card"; without a stream (not
+      connected yet, dropped), ``PUT /api/tables/<code>/seats/<n>`` with the secret as its
+      Bearer token. Its answer brings the points (no ``/api/preview``).
     - "Done": the same draft with ``"done": true``, then the table's page.
     """
 
@@ -705,14 +707,16 @@ class StreamPages(PollingPages):
         if self.want_done:
             body["done"] = True
         self.table.sent(self.name, sum(1 for cell in self.cells if cell))
-        answer = await self.run.request(
-            self.session,
-            "enter a card",
-            "PUT",
-            urljoin(self.base, form.attrs["data-api"] or ""),
-            json=body,
-            headers={"Authorization": f"Bearer {form.attrs['data-secret']}"},
-        )
+        answer = await self._sent_on_stream(body, form) if self.stream and self.stream.connected else None
+        if answer is None:  # no stream, or gone meanwhile: the PUT (static/js/table.js)
+            answer = await self.run.request(
+                self.session,
+                "enter a card",
+                "PUT",
+                urljoin(self.base, form.attrs["data-api"] or ""),
+                json=body,
+                headers={"Authorization": f"Bearer {form.attrs['data-secret']}"},
+            )
         self.sending = False
         if answer is not None and answer.status == 200:
             seat = json.loads(answer.text)
@@ -724,6 +728,23 @@ class StreamPages(PollingPages):
             self._later("save", 5.0, self._save)
         if not (self.pending or self.sending):
             self.settled.set()
+
+    async def _sent_on_stream(self, body: dict[str, Any], form: Form) -> Answer | None:
+        """*body* as an acknowledged ``draft`` event on the page's stream, its acknowledgement
+        as the PUT's answer would be (status, body); None when the stream went without one."""
+        number = int((form.attrs["data-api"] or "").rsplit("/", 1)[-1])
+        event = body | {"seat": number, "secret": form.attrs["data-secret"]}
+        start = time.monotonic()
+        try:
+            acked = await self.stream.call("draft", event, timeout=10)
+        except Exception:  # gone, or no answer in time: the page sends it again as the PUT
+            return None
+        self.run.latencies["enter a card"].append(time.monotonic() - start)
+        status = acked.pop("status", 200) if isinstance(acked, dict) else 500
+        locked = status == 409 and any(p.get("id") == "table-locked" for p in acked.get("problems", []))
+        if status != 200 and not locked:  # (a locked table's refusal is the pages' "locked", as the PUT's)
+            self.run.errors.append(f"enter a card (stream): {status} {json.dumps(acked)[:160]!r}")
+        return Answer(status, {}, json.dumps(acked))
 
     async def done(self) -> None:
         await self.settled.wait()

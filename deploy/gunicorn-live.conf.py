@@ -11,9 +11,13 @@ sync workers of deploy/gunicorn.conf.py, so that a PDF being made (a third of a 
 CPU) never stalls a stream. Every change reaches these processes through Redis
 (``SCOREKEEPER_REDIS_URL``), whichever process or host made it.
 
-A stream needs no database: it is told of changes, and its page asks the sync workers
-for the table once it is connected. Any worker may take any connection (WebSocket only,
-no long-polling: no sticky sessions), so more workers or replicas just add room.
+Watching needs no database: a stream is told of changes, and its page asks the sync
+workers for the table once it is connected. A seat page sends its drafts on its stream
+(scorekeeper/web/tables/stream.py), stored from here: these workers run the same app factory with
+the same environment (the database's URL among it), and psycopg waits for PostgreSQL
+cooperatively under gevent (it sees the patched ``select``), so a draft being stored never
+stalls the other streams. Any worker may take any connection (WebSocket only, no
+long-polling: no sticky sessions), so more workers or replicas just add room.
 
 Environment: ``PORT`` (default 8001), ``LIVE_WORKERS`` (default 1: one process holds the
 streams of hundreds of tables; add one per core the streams need).

@@ -24,6 +24,7 @@ def init_app(app: Flask) -> None:
     from .sheet_parts import signed
     from .sheets.views import bp as sheets_bp
     from .tables.api import bp as table_api_bp
+    from .tables.api import draft_on_stream
     from .tables.pages import bp as tables_bp
     from .tables.stream import init_app as init_streams
 
@@ -56,7 +57,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(table_api_bp)
     app.register_blueprint(groups_bp)
     app.register_blueprint(offline_bp)  # after delivery: it reads the static files' versions
-    init_streams(app)  # the tables' streams (/socket.io/) in front of the app: after every other wrapper
+    # the tables' streams (/socket.io/) in front of the app, after every other wrapper; drafts sent
+    # on them answered as the API answers them
+    init_streams(app, draft_on_stream)
     app.jinja_env.globals.update(card_symbol=card_symbol, signed=signed)  # (the sheet's own: sheet_page)
 
     @app.get("/healthz")

@@ -26,8 +26,13 @@ def problem(message_id: str, seat: int | None = None, cell: int | None = None) -
 
 def refusal(found: Iterable[tuple[str, dict[str, object]]], status: int) -> tuple[Response, int]:
     """The answer for *found*, pairs of (sentence, :func:`problem`), with *status*."""
+    return jsonify(refusal_body(found)), status
+
+
+def refusal_body(found: Iterable[tuple[str, dict[str, object]]]) -> dict[str, list]:
+    """The refusal's JSON object for *found* (an acknowledgement on a stream carries it too)."""
     pairs = list(found)
-    return jsonify(errors=[sentence for sentence, _ in pairs], problems=[item for _, item in pairs]), status
+    return {"errors": [sentence for sentence, _ in pairs], "problems": [item for _, item in pairs]}
 
 
 def game_problem(error: GameError) -> dict[str, object]:

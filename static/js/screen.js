@@ -3,21 +3,19 @@
 // checked), so the screen draws every change from it and asks the server nothing. It asks
 // once when its stream (re)connects, to catch up (mostly a 304), and every 10 s only while
 // it has no stream; the lock (and "Play again" after it) load the page anew: the sheet and its
-// winner come scored by the server. The stream speaks Engine.IO 4 / Socket.IO 5 over the
-// browser's WebSocket, as table.js does; its 50 lines are not shared with table.js through a
-// file of their own, which would add 420 bytes to the seat and locked pages, within 310 bytes
-// of their 60 KB budget (tests/web/test_table_pages.py). Without this file the page reloads itself.
+// winner come scored by the server. Its stream is stream.js, the phones' own (loaded before
+// this file). Without this file the page reloads itself.
 (function () {
   "use strict";
   var screen = document.getElementById("screen");
-  if (!screen || !window.fetch || !window.WebSocket) { return; }
+  if (!screen || !window.fetch || !window.TableStream) { return; }
   var text = screen.dataset, shown = +text.version, etag = text.etag, locked = screen.hasAttribute("data-locked");
   var list = document.getElementById("screen-seats"), blank = document.getElementById("screen-seat");
   var join = document.getElementById("screen-join"), empty = document.getElementById("screen-empty");
   var status = document.getElementById("screen-status"), leaving = false, SLOW_POLL = 10000;
 
   function go(url) {
-    if (!leaving) { leaving = true; window.location.href = url; }
+    if (!leaving) { leaving = true; stream.stop(); window.location.href = url; }
   }
   function bdi(name) {
     var element = document.createElement("bdi");
@@ -84,66 +82,29 @@
     }).then(function (table) {
       if (table) { show(table); }
     }).catch(function () {
-      if (!socket) { trouble(text.offline); }
+      if (!stream.isOpen()) { trouble(text.offline); }
     }).then(function () {
       clearTimeout(timer);
       asking = false;
     });
   }
 
-  var socket = null, wait = 1000, retry = null, watchdog = null, poll = null;
-  function connect() {
-    clearTimeout(retry);
-    if (socket || leaving) { return; }
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    try {
-      socket = new WebSocket(scheme + window.location.host + "/socket.io/?EIO=4&transport=websocket");
-    } catch (e) { dropped(); return; }
-    var beat = 0;
-    function alive() {  // the server pings every interval; silent longer than that and its timeout: gone
-      clearTimeout(watchdog);
-      watchdog = setTimeout(dropped, beat);
+  // The stream (stream.js): once watching, catch up; without it, "No connection" and the table
+  // asked for every SLOW_POLL ms.
+  var poll = null, stream = window.TableStream({ ticket: text.ticket, lang: document.documentElement.lang }, {
+    connected: function () {
+      clearInterval(poll);
+      poll = null;
+      trouble("");
+      catchUp();
+    },
+    dropped: function () {
+      if (leaving) { return; }
+      trouble(text.offline);
+      if (!poll) { poll = setInterval(catchUp, SLOW_POLL); }
     }
-    socket.onmessage = function (message) {
-      var data = message.data;
-      if (data.charAt(0) === "0") {  // Engine.IO open: ask to watch the table
-        var handshake = JSON.parse(data.slice(1));
-        beat = handshake.pingInterval + handshake.pingTimeout;
-        alive();
-        socket.send("40" + JSON.stringify({ ticket: text.ticket }));
-      } else if (data === "2") {
-        socket.send("3");
-        alive();
-      } else if (data.slice(0, 2) === "40") {  // watching: catch up once with what was missed
-        wait = 1000;
-        clearInterval(poll);
-        poll = null;
-        trouble("");
-        catchUp();
-      } else if (data.slice(0, 2) === "42") {
-        var event = JSON.parse(data.slice(2));
-        if (event[0] === "table") { show(event[1]); }
-      } else if (data.slice(0, 2) === "44") {  // refused: ask slowly instead
-        socket.close();
-      }
-    };
-    socket.onclose = dropped;
-  }
-  // The stream lost, by its close or said by its silence or the browser: its socket is let go at
-  // once (a dead network's close can take minutes), the table asked for slowly, and the stream reopened.
-  function dropped() {
-    clearTimeout(watchdog);
-    if (socket) { socket.onclose = socket.onmessage = null; socket.close(); }
-    socket = null;
-    if (leaving) { return; }
-    trouble(text.offline);
-    if (!poll) { poll = setInterval(catchUp, SLOW_POLL); }
-    retry = setTimeout(connect, wait);
-    wait = Math.min(wait * 2, 30000);
-  }
-  window.addEventListener("offline", function () { if (socket) { dropped(); } });
-  window.addEventListener("online", function () { wait = 1000; connect(); });
-  window.addEventListener("pagehide", function () { leaving = true; if (socket) { socket.close(); } });
-  window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; connect(); } });
-  connect();
+  });
+  stream.on("table", show);
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; } });
 })();

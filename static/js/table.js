@@ -1,19 +1,19 @@
-// A shared table's pages, live: every change of the table is pushed to the page over a
-// WebSocket (Socket.IO's protocol, spoken by the browser's own WebSocket: the server is
-// Flask-SocketIO, scorekeeper/table/live.py), and a seat's kingdom is sent as drafts to the
-// JSON API at every change (kept in the tab until the server has it).
+// A shared table's pages, live: every change of the table is pushed to the page over its stream
+// (stream.js, loaded before this file), and a seat's kingdom is sent as drafts at every change
+// (kept in the tab until the server has it): acknowledged events on the open stream, else the
+// JSON API's PUT (the same draft, the same answer).
 // Everything received carries the table's version: the page never shows an older state than
 // one it has shown. Without a stream (a proxy that cuts it) the live part is asked for every
 // 10 s; without this file the pages work with "Refresh" and "Save" buttons.
 (function () {
   "use strict";
-  if (!window.fetch || !window.WebSocket) { return; }
+  if (!window.fetch || !window.TableStream) { return; }
   var live = document.getElementById("live"), status = document.getElementById("live-status");
   if (!live) { return; }
   var DRAFTS = "scorekeeper.seat:", SLOW_POLL = 10000, LIMIT = 10000;
   // (the ETag of the live part as the page came with it: asked again unchanged, the server answers 304)
   var shown = { version: +live.dataset.version, look: live.dataset.look }, latest = null, etag = live.dataset.etag;
-  var locked = live.hasAttribute("data-locked"), asking = false, again = false, stream = null, leaving = false;
+  var locked = live.hasAttribute("data-locked"), asking = false, again = false, leaving = false;
   var seatPage = { table: function () {}, online: function () {}, quiet: function () { return ""; }, left: function () {} };
   var troubles = {};
 
@@ -63,7 +63,7 @@
     shown.version = table.version;
   }
   function leave() {
-    if (!leaving) { leaving = true; seatPage.left(); window.location.href = live.dataset.table; }
+    if (!leaving) { leaving = true; stream.stop(); seatPage.left(); window.location.href = live.dataset.table; }
   }
   // The live part as the server renders it for this phone now (after a reconnection, a change
   // of more than the counts, and every SLOW_POLL ms without a stream).
@@ -105,68 +105,28 @@
     });
   }
 
-  // -- the stream: Engine.IO 4 and Socket.IO 5 over a WebSocket (open, ping/pong, connect, events)
+  // -- the stream (stream.js): each change pushed; once watching, the page catches up from the
+  // version shown; without it (lost, refused, or a proxy that cuts it) the live part is asked for
+  // every SLOW_POLL ms, and "No connection" said when its silence or the browser said it was lost.
 
-  var socket = null, open = false, wait = 1000, retry = null, watchdog = null, poll = null;
-  function connect() {
-    clearTimeout(retry);
-    if (socket || leaving) { return; }
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    try {
-      socket = new WebSocket(scheme + window.location.host + "/socket.io/?EIO=4&transport=websocket");
-    } catch (e) { dropped(); return; }
-    var beat = 0;
-    function alive() {  // the server pings every interval; silence longer than that and its timeout: gone
-      clearTimeout(watchdog);
-      watchdog = setTimeout(lost, beat);
+  var poll = null, stream = window.TableStream({ ticket: live.dataset.ticket, lang: document.documentElement.lang }, {
+    connected: function () {
+      clearInterval(poll);
+      poll = null;
+      refresh();
+    },
+    dropped: function (lost) {
+      if (lost) { offline(); }
+      if (!poll && !leaving) { poll = setInterval(refresh, SLOW_POLL); }
     }
-    socket.onmessage = function (message) {
-      var data = message.data, kind = data.charAt(0);
-      if (kind === "0") {  // Engine.IO open: ask to watch the table
-        var handshake = JSON.parse(data.slice(1));
-        beat = handshake.pingInterval + handshake.pingTimeout;
-        alive();
-        socket.send("40" + JSON.stringify({ ticket: live.dataset.ticket }));
-      } else if (kind === "2") {
-        socket.send("3");
-        alive();
-      } else if (data.slice(0, 2) === "40") {  // watching: catch up from the version shown
-        open = true;
-        wait = 1000;
-        clearInterval(poll);
-        poll = null;
-        refresh();
-      } else if (data.slice(0, 2) === "42") {
-        var event = JSON.parse(data.slice(2));
-        if (event[0] === "table") { received(event[1]); }
-      } else if (data.slice(0, 2) === "44") {  // refused (an old page's ticket): poll instead
-        socket.close();
-      }
-    };
-    socket.onclose = dropped;
-  }
-  // The stream lost, by its close or said by its silence or the browser: its socket is let go at
-  // once (a dead network's close can take minutes), asked for every SLOW_POLL ms, and reopened.
-  function lost() { offline(); if (socket) { dropped(); } }
-  function dropped() {
-    clearTimeout(watchdog);
-    if (socket) { socket.onclose = socket.onmessage = null; socket.close(); }
-    socket = null;
-    open = false;
-    if (leaving) { return; }
-    if (!poll) { poll = setInterval(refresh, SLOW_POLL); }
-    retry = setTimeout(connect, wait);
-    wait = Math.min(wait * 2, 30000);
-  }
-  function now() {  // back online, or back in sight: reconnect at once and catch up
-    if (!socket) { wait = 1000; connect(); } else if (open) { refresh(); }
-  }
+  });
+  stream.on("table", received);
+  function now() { if (stream.isOpen()) { refresh(); } else { stream.now(); } }  // back: catch up at once
   window.addEventListener("online", function () { trouble("offline", ""); now(); seatPage.online(); });
-  window.addEventListener("offline", lost);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { now(); } });
-  window.addEventListener("pagehide", function () { leaving = true; if (socket) { socket.close(); } });
+  window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("beforeunload", function () { leaving = true; });  // its user's navigation wins
-  window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; now(); } });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; } });
   var refreshButton = document.getElementById("refresh");
   if (refreshButton) { refreshButton.hidden = true; }
   if (locked) {  // a seat's draft kept in this tab is never sent now; a change the lock overtook is said
@@ -179,7 +139,6 @@
       if (note && unsent) { note.textContent = note.dataset.text.replace("{change}", unsent); note.hidden = false; }
     } catch (e) { /* no storage */ }
   }
-  connect();
 
   // -- a seat's kingdom: every change sent to the API as a draft, a moment after the last, one
   // at a time, with what the page's changes started from (base): the server writes only this
@@ -232,6 +191,8 @@
     return wantDone ? form.dataset.doneLater : form.dataset.offline.replace("9999", cardsHere());
   };
 
+  // A draft goes as an acknowledged event on the open stream (its answer the PUT's, acked), else
+  // (no stream, or leaving: the socket closes with the page) as the PUT, kept alive past the page.
   function send(keepalive) {
     clearTimeout(timer);
     if (!pending || refused || (sending && !keepalive)) { return; }  // the answer sends what came meanwhile
@@ -240,27 +201,20 @@
     var sent = entered(), body = JSON.parse(sent);
     body.base = JSON.parse(base);
     if (wantDone !== null) { body.done = wantDone; }
+    var event = { seat: number, secret: form.dataset.secret, kingdom: body.kingdom, legends: body.legends, base: body.base, done: body.done };
+    if (!keepalive && stream.emit("draft", event, function (answer) {
+      if (answer) { answered(sent, answer.status || 200, answer); return; }
+      sending = false;  // no answer on the stream (gone meanwhile): sent again, as the PUT if it is still gone
+      pending = true;
+      timer = setTimeout(send, 0);  // (after a leaving page's own send, kept alive)
+    })) { return; }
     ask(form.dataset.api, {
       method: "PUT", keepalive: !!keepalive, body: JSON.stringify(body),
       headers: { "Content-Type": "application/json", "Authorization": "Bearer " + form.dataset.secret }
     }).then(function (r) {
       return r.json().then(function (answer) { return [r.status, answer]; }, function () { return [r.status, null]; });
     }).then(function (answer) {
-      sending = false;
-      trouble("offline", "");
-      if (answer[0] === 200) { landed(sent, answer[1]); return; }
-      if (answer[0] === 429 || answer[0] >= 500) {  // the server busy: again a moment later
-        pending = true;
-        saveStatus.textContent = form.dataset.unsaved;
-        timer = setTimeout(send, 5000);
-        return;
-      }
-      refused = true;  // refused (locked, not this phone's, a kingdom not complete): never sent again as it is
-      if (answer[0] === 409) { leave(); return; }  // locked: the sheet says what it did not get
-      kept(null);
-      var errors = answer[1] && answer[1].errors;
-      saveStatus.textContent = errors && errors.length ? errors.join(" ") : form.dataset.refused;
-      if (wantDone) { wantDone = null; refused = false; }  // "Done" too early: the cards still count
+      answered(sent, answer[0], answer[1]);
     }).catch(function () {  // offline or no answer in time: sent again when the phone is back
       sending = false;
       pending = true;
@@ -269,6 +223,24 @@
       offline();
       timer = setTimeout(send, 5000);
     });
+  }
+  // The server's answer to the draft *sent*, by its status: the seat held, busy, or refused.
+  function answered(sent, status, answer) {
+    sending = false;
+    trouble("offline", "");
+    if (status === 200) { landed(sent, answer); return; }
+    if (status === 429 || status >= 500) {  // the server busy: again a moment later
+      pending = true;
+      saveStatus.textContent = form.dataset.unsaved;
+      timer = setTimeout(send, 5000);
+      return;
+    }
+    refused = true;  // refused (locked, not this phone's, a kingdom not complete): never sent again as it is
+    if (status === 409) { leave(); return; }  // locked: the sheet says what it did not get
+    kept(null);
+    var errors = answer && answer.errors;
+    saveStatus.textContent = errors && errors.length ? errors.join(" ") : form.dataset.refused;
+    if (wantDone) { wantDone = null; refused = false; }  // "Done" too early: the cards still count
   }
   // The server holds *answer* now (version, kingdom, legends, done, points): the base of what the
   // page sends next is what it sent; shown if nothing was tapped meanwhile, with its points.

@@ -2,9 +2,10 @@
 
 table.js keeps the draft the server has not acknowledged on the phone
 (localStorage), shows it again after a reload and sends it; a locked table
-drops it. The drafts (``PUT /api/tables/<code>/seats/<n>``) are held
-(Playwright's routing) so that the reload surely renders the server's older
-draft, as a slow network would.
+drops it. The drafts (acknowledged events on the page's stream, or ``PUT
+/api/tables/<code>/seats/<n>`` without one) are held (Playwright's routing,
+:class:`Drafts`) so that the reload surely renders the server's older draft,
+as a slow network would.
 """
 
 from __future__ import annotations
@@ -54,7 +55,84 @@ def _stored(page) -> list[str]:
     return [cell or "" for cell in json.loads(page.get_attribute("#seat-form", "data-stored"))["kingdom"]]
 
 
-DRAFTS = "**/api/tables/*/seats/*"  # where a seat page's script sends its drafts
+DRAFTS = "**/api/tables/*/seats/*"  # where a seat page's script sends its drafts without a stream
+STREAM = "**/socket.io/**"
+
+
+class Drafts:
+    """A page's drafts on their way, however they go: acknowledged events on its stream
+    (``42<id>["draft", …]`` out, ``43<id>[…]`` back) or the PUT. Passed on as they are,
+    unless the test holds them before the server (:meth:`hold`), holds the server's answers
+    (:meth:`hold_answers`; the server has the draft), or drops them (:meth:`drop`); held,
+    they go on, in order, with :meth:`release`. *stream* False: the page has no stream
+    (its WebSocket refused, as a proxy may), its drafts go as the PUT."""
+
+    def __init__(self, page, stream: bool = True) -> None:
+        self.page, self.stream = page, stream
+        self.mode = ""
+        self.held: list = []  # what goes on when released
+        page.route_web_socket(STREAM, self._socket)
+
+    def _socket(self, ws) -> None:
+        if not self.stream:
+            ws.close()
+            return
+        server = ws.connect_to_server()
+
+        def out(message) -> None:
+            if self.mode in ("hold", "drop") and isinstance(message, str) and message.startswith("42"):
+                if self.mode == "hold":
+                    self.held.append(lambda: server.send(message))
+                return
+            server.send(message)
+
+        def back(message) -> None:
+            if self.mode == "answers" and isinstance(message, str) and message.startswith("43"):
+                self.held.append(lambda: ws.send(message))
+                return
+            ws.send(message)
+
+        ws.on_message(out)
+        server.on_message(back)
+
+    def _put(self, route) -> None:
+        if self.mode == "drop":
+            route.abort()
+        elif self.mode == "answers":
+            answer = route.fetch()  # stored, its answer held
+            self.held.append(lambda: route.fulfill(response=answer))
+        else:
+            self.held.append(route.continue_)
+
+    def _routing(self, mode: str) -> None:
+        self.mode = mode
+        self.page.route(DRAFTS, self._put)
+
+    def hold(self) -> None:
+        self._routing("hold")
+
+    def hold_answers(self) -> None:
+        self._routing("answers")
+
+    def drop(self) -> None:
+        self._routing("drop")
+
+    def wait_held(self, count: int = 1) -> None:
+        while len(self.held) < count:
+            self.page.wait_for_timeout(20)
+
+    def release(self, count: int | None = None) -> None:
+        """The first *count* held (all of them) go on; what comes later passes."""
+        self.mode = ""
+        self.page.unroute(DRAFTS)
+        going, self.held = self.held[:count], self.held[count:] if count is not None else []
+        for send in going:
+            try:
+                send()
+            except Exception:  # the old page's own, gone with it
+                pass
+
+
 KEPT = "Object.keys(localStorage).filter(k => k.startsWith('scorekeeper.seat:')).length"  # seat drafts kept
 
 
@@ -107,14 +185,14 @@ def _lock_without_checks(host, live_server: str, code: str) -> None:
 
 def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
     context, page, problems = _new_phone(browser)
+    drafts = Drafts(page)
     try:
         _start_table_as(page, live_server, "Ada")
         _paint(page, "forest", [0, 1, 2])
         _saved(page)
 
         # three more taps, and the reload at once: their drafts have not landed when the page comes back
-        held = []
-        page.route(DRAFTS, lambda route: held.append(route))
+        drafts.hold()
         _paint(page, "elves", [3, 4, 5])
         _shot(page, "seat-before-reload.png")
         page.reload()
@@ -124,12 +202,7 @@ def test_taps_just_before_a_reload_are_kept_and_sent(browser, live_server):
         assert _grid(page) == entered  # … and the page shows every tap, painted
         assert page.locator("#player-0 .cell-btn.card-elves").count() == 3
         _shot(page, "seat-after-reload.png")
-        page.unroute(DRAFTS)
-        for route in held:  # the drafts land late, the reloaded page's last
-            try:
-                route.continue_()
-            except Exception:  # the old page's own request, gone with it
-                pass
+        drafts.release()  # the drafts land late, the reloaded page's last
         _saved(page)
         assert page.evaluate(KEPT) == 0  # acknowledged: nothing kept
 
@@ -157,10 +230,11 @@ def test_a_draft_kept_for_a_table_locked_meanwhile_is_dropped(browser, live_serv
     phones = [_new_phone(browser) for _ in range(2)]
     (_, host, host_problems), (_, bo, bo_problems) = phones
     try:
+        drafts = Drafts(bo)
         code = _seat_ada_and_bo(host, bo, live_server, done=True)
         first = _grid(bo)[0]
 
-        bo.route(DRAFTS, lambda route: route.abort())
+        drafts.drop()
         _paint(bo, "portal" if first != "portal" else "dragon", [0])
         assert bo.evaluate(KEPT) == 1
 

@@ -16,7 +16,8 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.test_seat_reload import (
-    DRAFTS,
+    STREAM,
+    Drafts,
     _grid,
     _new_phone,
     _paint,
@@ -30,7 +31,6 @@ from tests.conftest import load_case
 pytestmark = pytest.mark.browser
 
 CASE = load_case(Path(__file__).parents[1] / "data" / "cases" / "19-four-players.json")
-STREAM = "**/socket.io/**"
 
 
 def _count(page, seat: int):
@@ -153,26 +153,28 @@ def test_four_phones_see_every_change_pushed_through_a_cut_an_offline_spell_a_re
             context.close()
 
 
-def test_an_answer_held_back_never_takes_a_card_back_off_the_screen(browser, live_server):
+@pytest.mark.parametrize("stream", [True, False], ids=["acked-on-the-stream", "put-without-a-stream"])
+def test_an_answer_held_back_never_takes_a_card_back_off_the_screen(browser, live_server, stream):
     """A draft's answer held while the player taps on, and a live part asked before newer
-    changes but answered after them: each lands behind what the page shows already."""
+    changes but answered after them: each lands behind what the page shows already. The
+    drafts go as events acknowledged on the stream, or (no stream) as the PUT."""
     phones = [_new_phone(browser) for _ in range(2)]
     (_, ada, problems_a), (_, bo, problems_b) = phones
     try:
+        drafts = Drafts(ada, stream=stream)
         code = _seat_ada_and_bo(ada, bo, live_server)
-        held: list = []
-        ada.route(DRAFTS, lambda route: held.append((route, route.fetch())))  # stored, its answer held
+        puts: list[str] = []
+        ada.on("request", lambda request: puts.append(request.url) if request.method == "PUT" else None)
+        drafts.hold_answers()  # stored, its answer held
         _paint(ada, "goblins", [0])
-        while not held:
-            ada.wait_for_timeout(20)
+        drafts.wait_held()
         _paint(ada, "dragon", [1, 2])  # tapped while the first answer is on its way
-        route, answer = held.pop()
-        route.fulfill(response=answer)  # the answer holds the goblins only
-        ada.unroute(DRAFTS)
+        drafts.release()  # the answer holds the goblins only
         ada.wait_for_timeout(300)
         assert _grid(ada)[:3] == ["goblins", "dragon", "dragon"]
         _saved(ada)
         assert _grid(ada)[:3] == ["goblins", "dragon", "dragon"]
+        assert (len(puts) == 0) == stream  # on its stream, the drafts are no requests; without, the PUT
 
         # Bo's page asks for its live part (Cy sits down: more than the counts changed); the answer is
         # held while Ada enters more cards; released late, it never shows fewer cards than before

@@ -200,3 +200,39 @@ def test_a_table_streams_through_the_proxy_to_a_phone_whatever_instance_made_the
     finally:
         phone.disconnect()
     assert told == [1, 2, 3, 4]
+
+
+def test_a_draft_sent_on_a_stream_through_the_proxy_is_stored_by_a_stream_worker(hosts):
+    """A seat page's draft as an acknowledged event (scorekeeper/web/tables/stream.py): through nginx
+    to a gevent stream worker, stored in the database the sync workers read, acknowledged
+    with the seat's points and announced to the phones, through Redis, whichever worker."""
+    import socketio
+
+    first, second, proxy = hosts
+    client = Client()
+    table = client.post(f"{proxy}/api/tables", json={"played_on": "2026-12-01"}, timeout=30).json()
+    code = table["code"]
+    seat = client.post(f"{proxy}/api/tables/{code}/seats", json={"name": "Ada"}, timeout=30).json()
+    ticket = client.get(f"{proxy}/t/{code}", timeout=30).text.split('data-ticket="', 1)[1].split('"', 1)[0]
+    phones = [socketio.Client(reconnection=False, http_session=client) for _ in range(2)]
+    told: list[dict] = []
+    phones[1].on("table", told.append)
+    for phone in phones:
+        phone.connect(proxy, transports=["websocket"], auth={"ticket": ticket, "lang": "en"}, wait_timeout=10)
+    try:
+        player = FOUR["game"]["players"][0]
+        draft = {"seat": 1, "secret": seat["seat_token"], "kingdom": player["kingdom"], "legends": player["legends"]}
+        answer = phones[0].call("draft", draft, timeout=30)
+        assert answer["cards_entered"] == 16 and answer["total"] == FOUR["expected"]["players"][0]["total"]
+        stored = requests.get(f"{second}/api/tables/{code}", timeout=30).json()
+        assert stored["version"] == answer["version"] and stored["seats"][0]["cards_entered"] == 16
+        refused = phones[0].call("draft", draft | {"secret": table["host_token"][::-1]}, timeout=30)
+        assert refused["status"] == 403
+        for _ in range(100):
+            if told:
+                break
+            phones[1].sleep(0.1)
+        assert told and told[-1]["version"] == answer["version"]
+    finally:
+        for phone in phones:
+            phone.disconnect()

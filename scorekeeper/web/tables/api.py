@@ -23,22 +23,24 @@ is nothing to forge: the blueprint is exempt from CSRF like the rest of
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from datetime import date
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
-from flask_babel import get_locale, get_translations
+from flask_babel import force_locale, get_locale, get_translations
 from werkzeug.exceptions import HTTPException
 
 from ...engine import GameError, GameErrors
 from ...store.groups import find_group, opens
 from ...table import model, service
 from ...table.model import Seat, Table
-from ...words import Words
+from ...words import LANGUAGES, Words
 from ..extensions import limiter
+from ..outage import DATABASE_ERRORS, after_database_failure
 from ..preview import kingdom_preview
-from ..refusals import game_problem, refusal, status_problem
-from ..security import join_rate_limit, table_rate_limit
+from ..refusals import game_problem, problem, refusal, refusal_body, status_problem
+from ..security import join_rate_limit, table_rate_limit, too_many_tries
 from .access import bearer, count_wrong_codes, etag, find_table, matching_etag, status_of, too_many
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
@@ -49,9 +51,14 @@ count_wrong_codes(bp)
 @bp.errorhandler(GameErrors)
 def _refused(error: GameError | GameErrors):
     """Every refusal of the service or of a request's shape, with its status by kind."""
+    return refusal(_refusals(error), status_of(error))
+
+
+def _refusals(error: GameError | GameErrors) -> list[tuple[str, dict[str, object]]]:
+    """Each refusal of *error*: its sentence in the request's language, and its problem."""
     words = Words(get_translations(), str(get_locale() or "en"))
     errors = list(error.errors) if isinstance(error, GameErrors) else [error]
-    return refusal(((words.error(e), game_problem(e)) for e in errors), status_of(error))
+    return [(words.error(e), game_problem(e)) for e in errors]
 
 
 @bp.errorhandler(HTTPException)
@@ -146,6 +153,41 @@ def update_seat(code: str, number: int):
     who = table.seat(number).who()
     after = service.save_draft(table.code, number, _secrets(), model.read_draft(_body(), who), table)
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
+
+
+def draft_on_stream(code: str, data: object, lang: str | None, too_fast: bool) -> dict[str, Any]:
+    """A seat page's draft sent on its open stream (the ``draft`` event of
+    :mod:`scorekeeper.web.tables.stream`) for table *code*, the one its stream watches:
+    :func:`update_seat`'s body with ``"seat": n`` and ``"secret"`` (the seat's or the
+    host's), stored as :func:`update_seat` stores it.
+
+    :returns: the acknowledgement: what :func:`update_seat` answers (the seat and the
+        table's ``version``), or its refusal with ``"status"`` (400, 403, 404, 409; 429
+        when the stream sends *too_fast*; 503 when the database cannot be reached), its
+        sentences in *lang* (a language of the app) or the stream's request's.
+    """
+    with force_locale(lang) if lang in LANGUAGES else nullcontext():
+        if too_fast:
+            return refusal_body([(too_many_tries(None), problem("too-many-requests"))]) | {"status": 429}
+        try:
+            if not isinstance(data, dict):
+                raise GameErrors([GameError("body-not-object")])
+            number, secret = data.get("seat"), data.get("secret")
+            table = service.find(code)
+            if table is None:
+                raise model.NoSuchTable("table-not-found")
+            if not isinstance(number, int) or isinstance(number, bool):
+                raise model.NoSuchTable("seat-not-found")
+            who = table.seat(number).who()
+            secrets = [secret] if isinstance(secret, str) and 0 < len(secret) <= 64 else []
+            after = service.save_draft(table.code, number, secrets, model.read_draft(data, who), table)
+        except (GameError, GameErrors) as error:
+            return refusal_body(_refusals(error)) | {"status": status_of(error)}
+        except DATABASE_ERRORS as error:  # as the PUT's 503: the page sends it again a moment later
+            after_database_failure(error)
+            unreachable = "Service Unavailable: the database cannot be reached; try again later."
+            return refusal_body([(unreachable, problem("service-unavailable"))]) | {"status": 503}
+        return _seat(after, after.seat(number)) | {"version": after.version}
 
 
 @bp.post("/<code>/seats/<int:number>/check")

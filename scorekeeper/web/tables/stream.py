@@ -13,11 +13,19 @@ of any host reaches phones connected to any other.
 
 A page connects over a WebSocket (``/socket.io/``, Engine.IO 4, Socket.IO 5,
 no long-polling: any stream worker may take any connection, no sticky
-sessions) with a *ticket* from the page that showed the table (the table's
-code signed with the app's key, :func:`ticket`): a stream needs no database,
-and nobody watches a table whose code they only guessed. It is told nothing
-on connecting; the page asks ``/t/<code>/live`` once connected, so a
-reconnected page catches up from the version it last saw.
+sessions; ``static/js/stream.js``) with a *ticket* from the page that showed
+the table (the table's code signed with the app's key, :func:`ticket`):
+watching needs no database, and nobody watches a table whose code they only
+guessed. It is told nothing on connecting; the page asks ``/t/<code>/live``
+once connected, so a reconnected page catches up from the version it last saw.
+
+A seat page sends its drafts on its open stream too (:func:`_draft`, the
+``draft`` event, acknowledged): the JSON API's ``PUT …/seats/<n>`` body with
+``"seat"`` and ``"secret"``, for the table its ticket named, answered by the
+web layer in the PUT's shapes (*answer_draft* of :func:`init_app`). It spares
+each draft a request through the proxy and a sync worker (a tenth of the
+servers' CPU per draft, a third of the time until its answer, as measured on
+PostgreSQL); a page without a stream sends the PUT.
 
 Streams are served only where they hold no worker: gunicorn's gevent workers
 (``deploy/gunicorn-live.conf.py``: thousands of connections in one process)
@@ -35,19 +43,37 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import socketio
-from flask import Flask, current_app
-from flask_socketio import SocketIO, join_room
+from flask import Flask, current_app, request
+from flask_socketio import SocketIO, disconnect, join_room
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from ...store.db import db
 from ...table import events
 from ...table.model import Table, normalise_code, table_dict
 
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
 EVENT = "table"
+#: The event a seat page sends its drafts in, each acknowledged (:func:`_draft`).
+DRAFT = "draft"
+
+#: The acknowledgement of a draft sent on a stream watching table *code*: the event's data,
+#: the page's language (``None``: the stream's request's), and whether the stream sends too
+#: fast (refused then, unread). Given by the web layer (the JSON API's answers and refusals).
+AnswerDraft = Callable[[str, object, str | None, bool], dict[str, Any]]
+
+#: Drafts a stream may send in a burst, and a second after it: a page sends one at a time, each
+#: after the last one's answer and 300 ms after a tap; a socket sending thousands is refused
+#: (its answers 429, unread) and let go once it has been refused as many times again.
+DRAFT_BURST = 20
+DRAFT_RATE = 5.0
+#: The longest message a page may send (bytes): a ticket, pongs, and drafts, of which the biggest
+#: a seat may send (16 of the longest card id and every Legend, twice with its base) is 1.2 KB.
+FRAME_LIMIT = 4096
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +126,9 @@ def _serializer() -> URLSafeSerializer:
 
 
 def _watch(auth: object = None) -> bool:
-    """A page starts watching the table its ticket names; any other connection is refused."""
+    """A page starts watching the table its ticket names; any other connection is refused.
+    The stream keeps the table's code (the only table it may send drafts for) and the
+    page's language (``"lang"``, beside the ticket)."""
     signed = auth.get("ticket") if isinstance(auth, dict) else None
     if not isinstance(signed, str) or len(signed) > 200:
         return False
@@ -111,7 +139,42 @@ def _watch(auth: object = None) -> bool:
     if code is None:
         return False
     join_room(code)
+    lang = auth.get("lang") if isinstance(auth, dict) else None
+    _kept().update(table=code, lang=lang if isinstance(lang, str) and len(lang) <= 16 else None)
     return True
+
+
+def _kept() -> dict[str, Any]:
+    """What this stream keeps between its events: in the WSGI environ of its connection,
+    the one every event's request context is made from (Flask-SocketIO)."""
+    kept: dict[str, Any] = request.environ.setdefault("scorekeeper.stream", {})
+    return kept
+
+
+def _draft(data: object = None) -> dict[str, Any]:
+    """A draft sent on the stream (the ``draft`` event), for the table the stream watches:
+    stored as the PUT stores it, acknowledged with the PUT's answer or refusal
+    (``{"status": 4xx, "errors", "problems"}``). Every draft takes a token of the stream's
+    bucket (:data:`DRAFT_BURST`, :data:`DRAFT_RATE`): none left, it is refused unread.
+
+    Under gevent (the stream workers) it runs on a greenlet of its own: psycopg waits for
+    PostgreSQL cooperatively there (it sees gevent's patched ``select``), so the other streams
+    of the process go on meanwhile (only its CPU holds them: 3-4 ms a draft). SQLite's calls
+    never yield: a stream worker on SQLite holds all its streams for each draft, and for as
+    long as another process holds the write lock (its busy timeout); the development server
+    serves each event on a thread, where that blocks nothing else."""
+    kept = _kept()
+    now = time.monotonic()
+    tokens = min(DRAFT_BURST, kept.get("tokens", DRAFT_BURST) + (now - kept.get("at", now)) * DRAFT_RATE)
+    kept.update(tokens=max(tokens - 1, -DRAFT_BURST), at=now)
+    if tokens < -DRAFT_BURST + 1:  # refused a burst's worth already, and still sending
+        disconnect()
+    lang = data.get("lang") if isinstance(data, dict) and isinstance(data.get("lang"), str) else kept.get("lang")
+    answer: AnswerDraft = current_app.extensions["table_drafts"]
+    try:
+        return answer(kept["table"], data, lang, tokens < 1)
+    finally:
+        db.session.remove()  # the greenlet's (or thread's) session, at once: the next event is another one
 
 
 class _RedisAnnouncements(socketio.RedisManager):
@@ -207,22 +270,25 @@ class _StreamsWhereTheyHoldNoWorker:
         return self.streams(environ, start_response)
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
     """Serve the tables' streams on *app* (``/socket.io/``) and announce changes
-    through Redis when ``REDIS_URL`` is configured, else within this process."""
+    through Redis when ``REDIS_URL`` is configured, else within this process.
+    Drafts sent on a stream are answered by *answer_draft*."""
     options: dict[str, Any] = {}
     redis_url = app.config.get("REDIS_URL")
     if redis_url:
         options["client_manager"] = _RedisAnnouncements(redis_url, channel=CHANNEL)
+    app.extensions["table_drafts"] = answer_draft
     streams = SocketIO()
     streams.on("connect")(_watch)
+    streams.on(DRAFT)(_draft)
     streams.init_app(
         app,
         serializer=_JSONPacket,
         async_mode="gevent" if _serves_streams() else "threading",
         transports=["websocket"],
         manage_session=False,
-        max_http_buffer_size=4096,  # a page sends only its ticket and pongs
+        max_http_buffer_size=FRAME_LIMIT,
         logger=False,
         engineio_logger=False,
         **options,
