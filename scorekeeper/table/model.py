@@ -34,7 +34,7 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from ..engine import (
     MAX_PLAYERS,
@@ -68,6 +68,8 @@ LEGENDS_MAX = 64
 #: A kingdom so far: 16 card ids, or ``None`` for a cell not entered yet, row by row.
 Cells = tuple[str | None, ...]
 NO_CELLS: Cells = (None,) * CELLS
+#: Where a seat is, as its phones and the big screen show it (:attr:`Seat.state`).
+SeatState = Literal["wrong", "checked", "done", "entering"]
 
 
 class NoSuchTable(GameError):
@@ -150,6 +152,17 @@ class Seat(NamedTuple):
     def cards_entered(self) -> int:
         """How many of the 16 cells hold a card."""
         return sum(1 for cell in self.cells if cell is not None)
+
+    @property
+    def state(self) -> SeatState:
+        """Where the seat is, the first that holds: ``"wrong"`` (another seat reported a
+        card wrong, ``wrong_cell``), ``"checked"`` (by seat ``checked_by``), ``"done"``
+        (marked done, not checked yet), else ``"entering"``."""
+        if self.wrong_cell is not None:
+            return "wrong"
+        if self.checked_by is not None:
+            return "checked"
+        return "done" if self.done else "entering"
 
     @property
     def shown(self) -> Shown:
@@ -755,14 +768,15 @@ def look(table: Table) -> str:
 
 
 def seat_dict(table: Table, seat: Seat) -> dict[str, object]:
-    """``{"seat", "name", "cards_entered", "done", "checked_by", "wrong_cell",
+    """``{"seat", "name", "cards_entered", "done", "state", "checked_by", "wrong_cell",
     "wrong_by", "kingdom": 4 × 4 card ids or null, "legends", "legend_clashes":
-    [{"legend", "seats"}]}``."""
+    [{"legend", "seats"}]}`` (``state``: :attr:`Seat.state`)."""
     return {
         "seat": seat.number,
         "name": seat.name,
         "cards_entered": seat.cards_entered,
         "done": seat.done,
+        "state": seat.state,
         "checked_by": seat.checked_by,
         "wrong_cell": seat.wrong_cell,
         "wrong_by": seat.wrong_by,

@@ -868,6 +868,25 @@ def test_the_look_with_every_seat_done_changes_when_a_card_changes():
     assert look(table) == look(enter(table, 2, cells=KINGDOMS[1]))
 
 
+# -- a seat's state, as its phones and the big screen show it
+
+
+def test_a_seats_state_is_wrong_then_checked_then_done_then_entering():
+    table = entered(2)
+    assert [seat.state for seat in seated(2).seats] == ["entering", "entering"]
+    assert [seat.state for seat in enter(table, 1, done=False).seats] == ["entering", "done"]
+    assert table.seat(1).state == "done"  # done, not checked yet
+    checked = checked_by(table, 1, BO)
+    assert checked.seat(1).state == "checked" and checked.seat(1).checked_by == 2
+    wrong = report_wrong(checked, 2, phone(checked, HOST), 5, checked.seat(2).shown)
+    assert wrong.seat(2).state == "wrong" and not wrong.seat(2).done  # no longer done
+    # the report stays on a card not changed, even with the seat's other cards changed
+    fixing = enter(wrong, 2, cells=with_cell(KINGDOMS[1], 0, None))
+    assert fixing.seat(2).state == "wrong" and fixing.seat(2).cards_entered == 15
+    # done again after looking at it: the report goes
+    assert enter(wrong, 2, done=True).seat(2).state == "done"
+
+
 # -- the table as JSON
 
 
@@ -890,6 +909,7 @@ def test_table_dict_has_the_shape_every_phone_reads():
                 "name": "Ada",
                 "cards_entered": 4,
                 "done": False,
+                "state": "entering",
                 "checked_by": None,
                 "wrong_cell": None,
                 "wrong_by": None,
@@ -902,6 +922,7 @@ def test_table_dict_has_the_shape_every_phone_reads():
                 "name": "Bo",
                 "cards_entered": 0,
                 "done": False,
+                "state": "entering",
                 "checked_by": None,
                 "wrong_cell": None,
                 "wrong_by": None,
@@ -914,6 +935,7 @@ def test_table_dict_has_the_shape_every_phone_reads():
     locked = table_dict(all_checked()._replace(locked=True, next_code="XYZ789"))
     assert (locked["locked"], locked["expires_at"], locked["next_code"]) == (True, None, "XYZ789")
     assert locked["seats"][3]["checked_by"] == 1 and locked["seats"][3]["kingdom"] == PLAYERS[3]["kingdom"]
+    assert [seat["state"] for seat in locked["seats"]] == ["checked"] * 4
     assert "holder" not in str(locked) and secret_hash(HOST) not in str(locked)  # no secret's hash in any answer
 
 

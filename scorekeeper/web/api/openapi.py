@@ -71,6 +71,11 @@ _SEAT_PROPERTIES: dict[str, Schema] = {
     "name": _STRING,
     "cards_entered": {"type": "integer", "minimum": 0, "maximum": CELLS},
     "done": _BOOLEAN,
+    "state": {
+        "enum": ["wrong", "checked", "done", "entering"],
+        "description": "What the seat's phones show: wrong (a card reported wrong), checked (by another seat), "
+        "done (not checked yet), entering.",
+    },
     "checked_by": _nullable(_SEAT_NUMBER),
     "wrong_cell": _nullable(_CELL_INDEX),
     "wrong_by": _nullable(_SEAT_NUMBER),
