@@ -2,7 +2,7 @@
 
 One announcement per committed change (:func:`announce`, called by
 :mod:`.service` only, after the commit): the table's public state with its
-version (:func:`~scorekeeper.table.model.table_dict`), emitted to the room of
+version (:func:`~scorekeeper.web.tables.wire.push`), emitted to the room of
 the table's code. Flask-SocketIO's client manager carries it: in one process
 (``make run``) straight to that process's connections; with ``REDIS_URL``
 (``SCOREKEEPER_REDIS_URL``) through Redis's publish/subscribe
@@ -40,7 +40,8 @@ from flask import Flask, current_app
 from flask_socketio import SocketIO, join_room
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from .model import Table, normalise_code, table_dict
+from ..web.tables.wire import push
+from .model import Table, normalise_code
 
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
@@ -53,7 +54,7 @@ def announce(table: Table) -> None:
     """Push *table* (just committed) to every phone watching it, on every process."""
     streams: SocketIO | None = current_app.extensions.get("socketio")
     if streams is not None:
-        streams.emit(EVENT, table_dict(table), to=table.code)
+        streams.emit(EVENT, push(table), to=table.code)
 
 
 def ticket(code: str) -> str:

@@ -56,7 +56,6 @@ from scorekeeper.table.model import (
     save_draft,
     secret_hash,
     set_checks,
-    table_dict,
     take_seat,
     waiting_for,
 )
@@ -885,58 +884,6 @@ def test_a_seats_state_is_wrong_then_checked_then_done_then_entering():
     assert fixing.seat(2).state == "wrong" and fixing.seat(2).cards_entered == 15
     # done again after looking at it: the report goes
     assert enter(wrong, 2, done=True).seat(2).state == "done"
-
-
-# -- the table as JSON
-
-
-def test_table_dict_has_the_shape_every_phone_reads():
-    table = enter(seated(2), 1, cells=KINGDOMS[0][:4] + (None,) * 12, legends=("tribes-humans",))
-    table = enter(table, 2, legends=("tribes-humans",))._replace(version=7)
-    assert table_dict(table) == {
-        "code": "ABC234",
-        "version": 7,
-        "look": look(table),
-        "ruleset": "pocket",
-        "played_on": "2026-11-30",
-        "checks_required": True,
-        "locked": False,
-        "next_code": None,
-        "expires_at": "2026-12-01T19:00:00+00:00",
-        "seats": [
-            {
-                "seat": 1,
-                "name": "Ada",
-                "cards_entered": 4,
-                "done": False,
-                "state": "entering",
-                "checked_by": None,
-                "wrong_cell": None,
-                "wrong_by": None,
-                "kingdom": [PLAYERS[0]["kingdom"][0], [None] * 4, [None] * 4, [None] * 4],
-                "legends": ["tribes-humans"],
-                "legend_clashes": [{"legend": "tribes-humans", "seats": [2]}],
-            },
-            {
-                "seat": 2,
-                "name": "Bo",
-                "cards_entered": 0,
-                "done": False,
-                "state": "entering",
-                "checked_by": None,
-                "wrong_cell": None,
-                "wrong_by": None,
-                "kingdom": [[None] * 4] * 4,
-                "legends": ["tribes-humans"],
-                "legend_clashes": [{"legend": "tribes-humans", "seats": [1]}],
-            },
-        ],
-    }
-    locked = table_dict(all_checked()._replace(locked=True, next_code="XYZ789"))
-    assert (locked["locked"], locked["expires_at"], locked["next_code"]) == (True, None, "XYZ789")
-    assert locked["seats"][3]["checked_by"] == 1 and locked["seats"][3]["kingdom"] == PLAYERS[3]["kingdom"]
-    assert [seat["state"] for seat in locked["seats"]] == ["checked"] * 4
-    assert "holder" not in str(locked) and secret_hash(HOST) not in str(locked)  # no secret's hash in any answer
 
 
 # -- codes, secrets, expiry
