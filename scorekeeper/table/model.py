@@ -150,8 +150,9 @@ class Seat(NamedTuple):
 
     @property
     def cards_entered(self) -> int:
-        """How many of the 16 cells hold a card."""
-        return sum(1 for cell in self.cells if cell is not None)
+        """How many of the 16 cells hold a card (counted in C: it is read for every
+        seat of every push, on every card)."""
+        return CELLS - self.cells.count(None)
 
     @property
     def state(self) -> SeatState:

@@ -13,8 +13,9 @@ says where else with :class:`Read` (``seat`` is the seat's ``number``). A member
 added to the model and here is therefore in the answers, in the push and in the
 contract, with nothing else edited (``tests/web/test_wire.py``).
 
-The answers are plain dicts built member by member; nothing validates them on
-their way out (a push is built on every card) but the tests, against the schemas generated here. A draft is read
+The answers are plain dicts built member by member, as quickly as writing them
+out (``bench/wire.py``); nothing validates them on their way out (a push is built
+on every card) but the tests, against the schemas generated here. A draft is read
 by the model (:func:`~scorekeeper.table.model.read_draft`), whose refusals are R8's
 message ids in the page's language; :class:`Draft` is its shape in the contract,
 and the tests hold the two to the same drafts.
