@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.table import events, service  # noqa: E402
-from scorekeeper.table.model import Draft, Table, read_cells, table_dict  # noqa: E402
+from scorekeeper.table.model import Draft, Table, read_cells  # noqa: E402
+from scorekeeper.web.tables.wire import push  # noqa: E402
 from tests.conftest import CASE_FILES, load_case  # noqa: E402
 
 PLAYERS = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]["players"]
@@ -108,8 +109,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{label:48} {wall:5.0f} µs wall {caller:5.0f} µs CPU {process:5.0f} µs process CPU, {each} sent")
 
         table = four_kingdoms(app("dict"))
-        figures = best(lambda: [table_dict(table) for _ in range(args.count)], args.count, args.rounds, lambda: None)
-        print(f"{'table_dict alone (the JSON of a table)':48} {figures[1]:5.0f} µs CPU")
+        figures = best(lambda: [push(table) for _ in range(args.count)], args.count, args.rounds, lambda: None)
+        print(f"{'wire.push alone (the JSON of a table)':48} {figures[1]:5.0f} µs CPU")
         measure("no Redis, nobody watching", app("alone"))
         measure("no Redis, a phone watching (make run)", app("make-run"), watching=True)
         measure("Redis, nobody watching (an app worker)", app("worker", REDIS_URL=args.redis))
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
         table = four_kingdoms(made)
         manager = made.extensions["socketio"].server.manager
         sent = watched(made, table.code)
-        message = {"method": "emit", "event": "table", "data": [table_dict(table)], "binary": False}
+        message = {"method": "emit", "event": "table", "data": [push(table)], "binary": False}
         message |= {"namespace": "/", "room": table.code, "skip_sid": None, "callback": None, "host_id": "another"}
         raw = manager.json.dumps(message).encode()
         run = lambda: [manager._handle_emit(manager.json.loads(raw)) for _ in range(args.count)]  # noqa: E731

@@ -720,7 +720,7 @@ class StreamPages(PollingPages):
         self.sending = False
         if answer is not None and answer.status == 200:
             seat = json.loads(answer.text)
-            held = stringify([cell or "" for row in seat["kingdom"] for cell in row], seat["legends"])
+            held = stringify([cell or "" for cell in seat["kingdom"]], seat["legends"])  # 16 cells, row by row
             self.base_shown = held if stringify(self.cells, self.legends) == sent else sent
             self._save()
         elif answer is None or answer.status == 429 or answer.status >= 500:

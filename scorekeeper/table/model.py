@@ -34,7 +34,7 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from ..engine import (
     MAX_PLAYERS,
@@ -68,6 +68,8 @@ LEGENDS_MAX = 64
 #: A kingdom so far: 16 card ids, or ``None`` for a cell not entered yet, row by row.
 Cells = tuple[str | None, ...]
 NO_CELLS: Cells = (None,) * CELLS
+#: Where a seat is, as its phones and the big screen show it (:attr:`Seat.state`).
+SeatState = Literal["wrong", "checked", "done", "entering"]
 
 
 class NoSuchTable(GameError):
@@ -148,8 +150,20 @@ class Seat(NamedTuple):
 
     @property
     def cards_entered(self) -> int:
-        """How many of the 16 cells hold a card."""
-        return sum(1 for cell in self.cells if cell is not None)
+        """How many of the 16 cells hold a card (counted in C: it is read for every
+        seat of every push, on every card)."""
+        return CELLS - self.cells.count(None)
+
+    @property
+    def state(self) -> SeatState:
+        """Where the seat is, the first that holds: ``"wrong"`` (another seat reported a
+        card wrong, ``wrong_cell``), ``"checked"`` (by seat ``checked_by``), ``"done"``
+        (marked done, not checked yet), else ``"entering"``."""
+        if self.wrong_cell is not None:
+            return "wrong"
+        if self.checked_by is not None:
+            return "checked"
+        return "done" if self.done else "entering"
 
     @property
     def shown(self) -> Shown:
@@ -749,44 +763,3 @@ def look(table: Table) -> str:
         ],
     ]
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
-
-
-# -- the table as JSON: the API's answers and every announcement
-
-
-def seat_dict(table: Table, seat: Seat) -> dict[str, object]:
-    """``{"seat", "name", "cards_entered", "done", "checked_by", "wrong_cell",
-    "wrong_by", "kingdom": 4 × 4 card ids or null, "legends", "legend_clashes":
-    [{"legend", "seats"}]}``."""
-    return {
-        "seat": seat.number,
-        "name": seat.name,
-        "cards_entered": seat.cards_entered,
-        "done": seat.done,
-        "checked_by": seat.checked_by,
-        "wrong_cell": seat.wrong_cell,
-        "wrong_by": seat.wrong_by,
-        "kingdom": seat.rows,
-        "legends": list(seat.legends),
-        "legend_clashes": [
-            {"legend": legend, "seats": list(seats)} for legend, seats in table.legend_clashes(seat).items()
-        ],
-    }
-
-
-def table_dict(table: Table) -> dict[str, object]:
-    """``{"code", "version", "look", "ruleset", "played_on", "checks_required",
-    "locked", "next_code", "expires_at", "seats": [seat, …]}`` (see :func:`seat_dict`;
-    ``look``: :func:`look`; ``expires_at`` ``null`` once locked)."""
-    return {
-        "code": table.code,
-        "version": table.version,
-        "look": look(table),
-        "ruleset": table.ruleset,
-        "played_on": table.played_on.isoformat(),
-        "checks_required": table.checks_required,
-        "locked": table.locked,
-        "next_code": table.next_code,
-        "expires_at": None if table.locked else table.expires_at.isoformat(timespec="seconds"),
-        "seats": [seat_dict(table, seat) for seat in table.seats],
-    }

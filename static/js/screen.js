@@ -22,14 +22,14 @@
     element.textContent = name;
     return element;
   }
-  function seatState(seat, names, checks) {
-    if (seat.wrong_cell !== null) { return [text.wrong]; }
-    if (seat.checked_by) {
+  // A seat's state in the page's words: the server says which (wrong, checked, done, entering).
+  function stateWords(seat, names, checks) {
+    if (seat.state === "checked") {
       var around = text.checked.split("@@");
       return [around[0], bdi(names[seat.checked_by] || ""), around.slice(1).join("")];
     }
-    if (seat.done) { return [checks ? text.unchecked : text.done]; }
-    return [text.entering];
+    if (seat.state === "done") { return [checks ? text.unchecked : text.done]; }
+    return [seat.state === "wrong" ? text.wrong : text.entering];
   }
   // The table as announced (or as the API states it): drawn unless older than what is shown.
   function show(table) {
@@ -53,11 +53,11 @@
       row.querySelector(".screen-seat-cards").textContent = text.cards.replace("9999", seat.cards_entered);
       row.querySelector(".screen-seat-progress").value = seat.cards_entered;
       row.classList.toggle("done", seat.done);
-      row.classList.toggle("checked", !!seat.checked_by);
-      row.classList.toggle("wrong", seat.wrong_cell !== null);
+      row.classList.toggle("checked", seat.state === "checked");
+      row.classList.toggle("wrong", seat.state === "wrong");
       var state = row.querySelector(".screen-seat-state");
       state.textContent = "";
-      seatState(seat, names, table.checks_required).forEach(function (part) { state.append(part); });
+      stateWords(seat, names, table.checks_required).forEach(function (part) { state.append(part); });
     });
     empty.hidden = table.seats.length > 0;
     join.hidden = table.seats.length >= +text.most;

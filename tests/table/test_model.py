@@ -56,7 +56,6 @@ from scorekeeper.table.model import (
     save_draft,
     secret_hash,
     set_checks,
-    table_dict,
     take_seat,
     waiting_for,
 )
@@ -868,53 +867,23 @@ def test_the_look_with_every_seat_done_changes_when_a_card_changes():
     assert look(table) == look(enter(table, 2, cells=KINGDOMS[1]))
 
 
-# -- the table as JSON
+# -- a seat's state, as its phones and the big screen show it
 
 
-def test_table_dict_has_the_shape_every_phone_reads():
-    table = enter(seated(2), 1, cells=KINGDOMS[0][:4] + (None,) * 12, legends=("tribes-humans",))
-    table = enter(table, 2, legends=("tribes-humans",))._replace(version=7)
-    assert table_dict(table) == {
-        "code": "ABC234",
-        "version": 7,
-        "look": look(table),
-        "ruleset": "pocket",
-        "played_on": "2026-11-30",
-        "checks_required": True,
-        "locked": False,
-        "next_code": None,
-        "expires_at": "2026-12-01T19:00:00+00:00",
-        "seats": [
-            {
-                "seat": 1,
-                "name": "Ada",
-                "cards_entered": 4,
-                "done": False,
-                "checked_by": None,
-                "wrong_cell": None,
-                "wrong_by": None,
-                "kingdom": [PLAYERS[0]["kingdom"][0], [None] * 4, [None] * 4, [None] * 4],
-                "legends": ["tribes-humans"],
-                "legend_clashes": [{"legend": "tribes-humans", "seats": [2]}],
-            },
-            {
-                "seat": 2,
-                "name": "Bo",
-                "cards_entered": 0,
-                "done": False,
-                "checked_by": None,
-                "wrong_cell": None,
-                "wrong_by": None,
-                "kingdom": [[None] * 4] * 4,
-                "legends": ["tribes-humans"],
-                "legend_clashes": [{"legend": "tribes-humans", "seats": [1]}],
-            },
-        ],
-    }
-    locked = table_dict(all_checked()._replace(locked=True, next_code="XYZ789"))
-    assert (locked["locked"], locked["expires_at"], locked["next_code"]) == (True, None, "XYZ789")
-    assert locked["seats"][3]["checked_by"] == 1 and locked["seats"][3]["kingdom"] == PLAYERS[3]["kingdom"]
-    assert "holder" not in str(locked) and secret_hash(HOST) not in str(locked)  # no secret's hash in any answer
+def test_a_seats_state_is_wrong_then_checked_then_done_then_entering():
+    table = entered(2)
+    assert [seat.state for seat in seated(2).seats] == ["entering", "entering"]
+    assert [seat.state for seat in enter(table, 1, done=False).seats] == ["entering", "done"]
+    assert table.seat(1).state == "done"  # done, not checked yet
+    checked = checked_by(table, 1, BO)
+    assert checked.seat(1).state == "checked" and checked.seat(1).checked_by == 2
+    wrong = report_wrong(checked, 2, phone(checked, HOST), 5, checked.seat(2).shown)
+    assert wrong.seat(2).state == "wrong" and not wrong.seat(2).done  # no longer done
+    # the report stays on a card not changed, even with the seat's other cards changed
+    fixing = enter(wrong, 2, cells=with_cell(KINGDOMS[1], 0, None))
+    assert fixing.seat(2).state == "wrong" and fixing.seat(2).cards_entered == 15
+    # done again after looking at it: the report goes
+    assert enter(wrong, 2, done=True).seat(2).state == "done"
 
 
 # -- codes, secrets, expiry

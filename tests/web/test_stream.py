@@ -13,8 +13,8 @@ import pytest
 from socketio.packet import Packet
 
 from scorekeeper.table import service
-from scorekeeper.table.model import table_dict
 from scorekeeper.web.tables import stream
+from scorekeeper.web.tables.wire import push
 from tests.conftest import make_test_app
 
 DAY = date(2026, 11, 30)
@@ -41,7 +41,7 @@ def wait_for(condition, seconds: float = 5.0) -> None:
 def test_without_redis_a_change_goes_to_the_phones_watching_and_nothing_is_made_for_nobody(tmp_path, monkeypatch):
     app = make_test_app(tmp_path)
     made = []
-    monkeypatch.setattr(stream, "table_dict", lambda table: made.append(table.version) or table_dict(table))
+    monkeypatch.setattr(stream, "push", lambda table: made.append(table.version) or push(table))
     with app.app_context():
         table, host = service.start("pocket", DAY)
         service.take_seat(table.code, "Ada", [host])  # nobody watches yet
@@ -49,7 +49,7 @@ def test_without_redis_a_change_goes_to_the_phones_watching_and_nothing_is_made_
         sent = phone_watching(app, table.code)
         after, _, _ = service.take_seat(table.code, "Bo", [])
     assert made == [3]
-    assert [(packet.packet_type, packet.data) for packet in sent] == [(2, ["table", table_dict(after)])]
+    assert [(packet.packet_type, packet.data) for packet in sent] == [(2, ["table", push(after)])]
 
 
 def test_with_redis_a_change_goes_to_redis_once_and_to_this_process_phones_once(tmp_path):
@@ -71,14 +71,14 @@ def test_with_redis_a_change_goes_to_redis_once_and_to_this_process_phones_once(
         wait_for(lambda: published.extend(filter(None, [elsewhere.get_message(timeout=0.1)])) or published)
         published += filter(None, (elsewhere.get_message(timeout=0.1) for _ in range(5)))
         elsewhere.close()  # its own announcement, read back from Redis meanwhile, was not sent to the phone again
-    assert [(packet.packet_type, packet.data) for packet in sent] == [(2, ["table", table_dict(after)])]
+    assert [(packet.packet_type, packet.data) for packet in sent] == [(2, ["table", push(after)])]
     (message,) = published
     announced = json.loads(message["data"])
     assert announced == {
         "host_id": manager.host_id,
         "method": "emit",
         "event": "table",
-        "data": [table_dict(after)],
+        "data": [push(after)],
         "binary": False,
         "namespace": "/",
         "room": table.code,

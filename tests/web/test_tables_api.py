@@ -98,11 +98,13 @@ def test_case_19_through_the_api_alone_gives_the_engines_game(db_client):
         expected = FOUR["expected"]["players"][number - 1]
         # the points so far of a whole kingdom are its sheet column
         assert seat["rows"] == expected["categories"] and seat["total"] == expected["total"]
-        assert seat["done"] and seat["checked_by"] is None and seat["kingdom"] == player["kingdom"]
+        assert seat["done"] and seat["checked_by"] is None and seat["state"] == "done"
+        # sent as 4 rows of 4 (as the API always took), answered as 16 cells row by row
+        assert seat["kingdom"] == [card for row in player["kingdom"] for card in row]
     for number in range(1, 5):
         checker = number % 4 + 1
         answer = check(db_client, code, number, tokens[checker - 1])
-        assert answer.status_code == 200 and answer.json["checked_by"] == checker
+        assert answer.status_code == 200 and answer.json["checked_by"] == checker and answer.json["state"] == "checked"
     locked = db_client.post(f"/api/tables/{code}/lock", headers=auth(host))
     assert locked.status_code == 200
     game_url = locked.json["game_url"]
@@ -187,7 +189,7 @@ def test_the_state_has_every_seat_and_an_etag_answered_with_304(db_client):
     changed = db_client.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
     ada = changed.json["seats"][0]
-    assert ada["cards_entered"] == 1 and ada["kingdom"][0] == ["forest", None, None, None]
+    assert ada["cards_entered"] == 1 and ada["kingdom"] == ["forest"] + [None] * 15 and ada["state"] == "entering"
     assert ada["rows"]["elves"] == 0 and ada["total"] == 0
 
 
@@ -295,6 +297,7 @@ def test_checks_and_reports_come_from_another_seat(db_client):
     reported = db_client.post(f"/api/tables/{code}/seats/1/wrong", json=body, headers=auth(bo))
     assert reported.status_code == 200
     assert (reported.json["wrong_cell"], reported.json["wrong_by"], reported.json["done"]) == (6, 2, False)
+    assert reported.json["state"] == "wrong" and reported.json["kingdom"] == looked["kingdom"]
     mine = db_client.get(f"/api/tables/{code}", headers=auth(ada)).json["seats"][0]
     assert mine["wrong_cell"] == 6  # the owner's phone shows it at its next poll
     enter(db_client, code, 1, ada, PLAYERS[0])

@@ -41,6 +41,7 @@ from ..outage import DATABASE_ERRORS, after_database_failure
 from ..preview import kingdom_preview
 from ..refusals import game_problem, problem, refusal, refusal_body, status_problem
 from ..security import join_rate_limit, table_rate_limit, too_many_tries
+from . import wire
 from .access import bearer, count_wrong_codes, etag, find_table, matching_etag, status_of, too_many
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/tables")
@@ -139,15 +140,16 @@ def join(code: str):
 
 @bp.put("/<code>/seats/<int:number>")
 def update_seat(code: str, number: int):
-    """Store a seat's draft, with its own secret or the host's: any of
+    """Store a seat's draft (:class:`~.wire.Draft`), with its own secret or the host's: any of
     ``{"kingdom": 16 card ids or null row by row (or 4 rows of 4), "legends":
     [ids], "done": bool, "base": {"kingdom", "legends"}}`` (what is left out
     stays). With ``base`` (the kingdom as the page showed it before its
     changes), only what differs from it is written: two pages on one seat keep
     each other's changes. The seat pages send exactly this.
 
-    200 with the seat (see :func:`_seat`): what it holds now, its rows and
-    total so far scored by the engine, and the table's ``version``.
+    200 with the seat (:class:`~.wire.SeatAnswer`, see :func:`_seat`): what it holds now,
+    its kingdom as 16 cells row by row, its rows and total so far scored by the engine,
+    and the table's ``version``.
     """
     table = find_table(code)
     who = table.seat(number).who()
@@ -257,13 +259,13 @@ def again(code: str):
 
 
 def _state(table: Table) -> dict[str, Any]:
-    """The table (:func:`~scorekeeper.table.model.table_dict`: what every
-    announcement carries), each seat with its points so far (:func:`_seat`),
+    """The table (:class:`~.wire.Table`): what every announcement carries
+    (:func:`~.wire.push`), each seat with its points so far (:func:`_seat`),
     with ``"url"``, ``"you": {"host", "seats"}`` for the secret sent,
     ``"game_url"`` once locked, ``"next_url"`` after "Play again", and the
     host's ``"edit_url"`` once locked."""
     phone = _phone(table)
-    shape: dict[str, Any] = model.table_dict(table) | {
+    shape: dict[str, Any] = dict(wire.push(table)) | {
         "url": _join_url(table.code),
         "seats": [_seat(table, seat) for seat in table.seats],
         "you": {"host": phone.host, "seats": sorted(phone.seats)},
@@ -279,12 +281,12 @@ def _state(table: Table) -> dict[str, Any]:
 
 
 def _seat(table: Table, seat: Seat) -> dict[str, Any]:
-    """The seat (:func:`~scorekeeper.table.model.seat_dict`) with ``"rows":
-    {row: points}``, ``"total"`` and ``"points"`` (16 × the points each card
-    scored, or null) so far, by the engine (R3–R6; a blank cell scores
-    nothing and connects nothing)."""
+    """The seat (:class:`~.wire.Seat`): as the push tells of it (:func:`~.wire.push_seat`),
+    with ``"rows": {row: points}``, ``"total"`` and ``"points"`` (16 × the points each
+    card scored, or null) so far, by the engine (R3–R6; a blank cell scores nothing and
+    connects nothing)."""
     preview = kingdom_preview(table.ruleset, seat.cells, seat.legends)
-    return model.seat_dict(table, seat) | {
+    return dict(wire.push_seat(table, seat)) | {
         "rows": preview.rows if preview else None,
         "total": preview.total if preview else None,
         "points": list(preview.points) if preview else None,

@@ -332,7 +332,7 @@ def _screen(table: Table) -> SimpleNamespace:
                 name=seat.name,
                 cards=seat.cards_entered,
                 done=seat.done,
-                wrong=seat.wrong_cell is not None,
+                state=seat.state,
                 checked_by=names.get(seat.checked_by) if seat.checked_by else None,
             )
             for seat in table.seats
@@ -345,7 +345,7 @@ def _screen(table: Table) -> SimpleNamespace:
         next_url=url_for(".screen", code=table.next_code) if table.next_code else None,
         reload=SCREEN_RELOAD,
         # what screen.js fills in for a seat taken after the page came
-        blank_seat=SimpleNamespace(number=0, name="", cards=0, done=False, wrong=False, checked_by=None),
+        blank_seat=SimpleNamespace(number=0, name="", cards=0, done=False, state="entering", checked_by=None),
     )
 
 

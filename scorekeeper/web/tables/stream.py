@@ -4,7 +4,7 @@ One announcement per committed change (:func:`announce`: the table's events'
 publisher, :mod:`scorekeeper.table.events`, installed by :func:`init_app`, so
 that :mod:`scorekeeper.table.service` publishes each change after its commit
 without knowing how it travels): the table's public state with its
-version (:func:`~scorekeeper.table.model.table_dict`), emitted to the room of
+version (:func:`~scorekeeper.web.tables.wire.push`), emitted to the room of
 the table's code. Flask-SocketIO's client manager carries it: in one process
 (``make run``) straight to that process's connections; with ``REDIS_URL``
 (``SCOREKEEPER_REDIS_URL``) through Redis's publish/subscribe
@@ -53,7 +53,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from ...store.db import db
 from ...table import events
-from ...table.model import Table, normalise_code, table_dict
+from ...table.model import Table, normalise_code
+from .wire import push
 
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
@@ -92,7 +93,7 @@ def announce(table: Table) -> None:
     if isinstance(manager, _RedisAnnouncements):
         manager.announce(table)
     elif _watched(manager, table.code):
-        streams.emit(EVENT, table_dict(table), to=table.code)
+        streams.emit(EVENT, push(table), to=table.code)
 
 
 def _watched(manager: Any, code: str) -> bool:
@@ -102,7 +103,7 @@ def _watched(manager: Any, code: str) -> bool:
 
 class _JSONPacket(socketio.packet.Packet):
     """Socket.IO's packet without binary attachments (the server's ``serializer``): a stream
-    carries JSON only (:func:`~scorekeeper.table.model.table_dict`), so the search of every
+    carries JSON only (:func:`~scorekeeper.web.tables.wire.push`), so the search of every
     packet sent for bytes to attach, a walk through a table of four kingdoms about as long
     as making its JSON (bench/announce.py), is skipped. (Bytes given to it would fail to encode, never pass unseen.)"""
 
@@ -224,7 +225,7 @@ class _RedisAnnouncements(socketio.RedisManager):
             "host_id": self.host_id,
             "method": "emit",
             "event": EVENT,
-            "data": [table_dict(table)],
+            "data": [push(table)],
             "binary": False,
             "namespace": "/",
             "room": table.code,
