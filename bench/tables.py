@@ -50,11 +50,16 @@ Measured (printed, and written with ``--json FILE``):
   whose totals are not case 19's, a table not locked by ``--timeout``, and each
   traceback or worker timeout in the servers' logs;
 - locked games right / tables;
-- the servers' CPU: seconds used by every process this script started (gunicorn masters
-  and workers, nginx, redis-server; workers restarted meanwhile are counted through their
-  master), read from /proc, as % of one core over the run (from the first request to
-  the last table locked); on PostgreSQL also the backends serving the run's database
-  (those alive at the end: a worker restarted closes its own); and this client's own.
+- the servers' CPU over the window (from the moment every phone is seated to the last
+  table locked), read from /proc, by kind of process: nginx, app workers (gunicorn's sync
+  workers), stream workers (the gevent ones of ``deploy/gunicorn-live.conf.py``),
+  redis-server, PostgreSQL (the backends serving the run's database), gunicorn masters,
+  and other (any other process this script started, and what it started); in all, and
+  each as milliseconds a card (CPU seconds over the window ÷ the cards entered in it:
+  a card's share of the whole game, its pages and "Done", "Checked" and the lock
+  included) and as % of one core. What processes alive at the window's start had used
+  before is left out; workers restarted meanwhile are counted through their master
+  (:class:`Meter`). This client's own is beside it, not in the servers' total.
 
 ``--idle SECONDS``: the tables are started and all four phones seated on their seat
 pages, watching, nobody entering anything; the figures are those of SECONDS from 2 s
@@ -121,6 +126,7 @@ class Run:
         self.delays: list[float] = []
         self.games_right = 0
         self.seated = 0
+        self.cards = 0  # cards entered (one tap each), from the start of the window
         self.drops = 0  # streams the server or the network cut (each reconnected by its page)
         self.shown_traceback = False
 
@@ -403,6 +409,8 @@ class PollingPages(Phone):
     def _seat_form(self, form: Form) -> None:
         """What the seat page was sent with: the seat as the server holds it."""
         stored = json.loads(form.attrs["data-stored"] or "{}")
+        if "cells" not in stored:
+            raise PageError(f"{self.name}: the seat page streams (no 'cells' in its data-stored): --phones stream")
         self.cells, self.legends, self.seat_done = stored["cells"], stored["legends"], stored["done"]
         self.acked = stringify(self.cells, self.legends)
 
@@ -782,6 +790,7 @@ async def player(run: Run, phones: list[Phone], n: int, think: float, rng: rando
     for index, card in enumerate(card for row in case["kingdom"] for card in row):
         await asyncio.sleep(rng.uniform(0, 2 * think))
         cells[index] = card
+        run.cards += 1
         phone.tap(cells, case["legends"] if index == 15 else [])
     await phone.done()
     await phone.check(PLAYERS[(n + 1) % len(PLAYERS)]["name"])
@@ -797,32 +806,123 @@ async def player(run: Run, phones: list[Phone], n: int, think: float, rng: rando
 # -- the servers
 
 
-def cpu_seconds(root: int, database: str | None = None) -> tuple[float, dict[int, float]]:
-    """CPU seconds so far of *root*'s descendants (each one's own, and the children it has
-    waited for), and of each PostgreSQL backend serving *database*, from /proc."""
+#: The server's processes by kind, as the CPU per card is told (``PostgreSQL``: the backends serving the
+#: run's database; ``gunicorn masters``: the masters' own, their workers' in the workers' kind).
+KINDS = ("nginx", "app workers", "stream workers", "redis-server", "PostgreSQL", "gunicorn masters", "other")
+
+
+@dataclass
+class Process:
+    parent: int
+    name: str  # /proc's comm
+    own: float  # CPU seconds of its own (utime + stime, every thread)
+    waited: float  # CPU seconds of its children that ended and were waited for (cutime + cstime)
+    started: int  # clock ticks after boot: with the pid, one process (pids are reused)
+
+
+def processes() -> dict[int, Process]:
+    """Every process now, from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = defaultdict(list)
-    used: dict[int, int] = {}
-    backends: dict[int, float] = {}
+    found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
-            if database:
-                command = Path(f"/proc/{entry}/cmdline").read_bytes()
-                if command.startswith(b"postgres: ") and f" {database} ".encode() in command:
-                    backends[int(entry)] = (int(stat[11]) + int(stat[12])) / ticks
+            text = Path(f"/proc/{entry}/stat").read_text()
         except OSError:  # ended meanwhile
             continue
-        children[int(stat[1])].append(int(entry))
-        used[int(entry)] = sum(int(value) for value in stat[11:15])  # utime stime cutime cstime
-    total, todo = 0, list(children[root])
-    while todo:
-        pid = todo.pop()
-        total += used[pid]
-        todo += children[pid]
-    return total / ticks, backends
+        name, _, rest = text.partition("(")[2].rpartition(")")
+        stat = rest.split()  # from the state on: stat(5)'s fields 3 onwards
+        found[int(entry)] = Process(
+            int(stat[1]),
+            name,
+            (int(stat[11]) + int(stat[12])) / ticks,
+            (int(stat[13]) + int(stat[14])) / ticks,
+            int(stat[19]),
+        )
+    return found
+
+
+def command(pid: int) -> bytes:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    return b""
+
+
+class Meter:
+    """The CPU seconds the server's processes use over a window, by kind (:data:`KINDS`), from /proc.
+
+    The processes counted are this script's descendants and, on PostgreSQL, the backends
+    serving *database*. A direct child is nginx, redis-server, a gunicorn master (its
+    workers are stream workers if it listens on one of *stream_ports*, else app workers),
+    a server of *stream_ports* that is no gunicorn (stream workers, all of it), or other;
+    its descendants are of its kind (a master's: its workers'). A kind's CPU at a moment
+    is its processes' own plus what their children that ended had used (a process's
+    cutime and cstime, given to its children's kind: a worker restarted meanwhile is
+    counted through its master); the window's is the kind's at its end less at its
+    start, so that what processes alive at the start had used before is left out.
+
+    A backend is no child of ours: one that ends (its worker restarted) takes its CPU
+    along, so :meth:`sample` (once a second) keeps each backend's last figure; at most a
+    second of an ended backend is missed."""
+
+    def __init__(self, root: int, stream_ports: set[int], database: str | None) -> None:
+        self.root, self.stream_ports, self.database = root, stream_ports, database
+        self.kinds: dict[int, tuple[str, str]] = {}  # a direct child: its own kind, its descendants'
+        self.backends: dict[tuple[int, int], float] = {}  # (pid, started): CPU seconds when last seen
+        self.start: dict[str, float] = {}
+        self.backends_start: dict[tuple[int, int], float] = {}
+
+    def _kinds(self, pid: int, process: Process) -> tuple[str, str]:
+        if pid not in self.kinds:
+            line = command(pid)
+            streams = any(re.search(rf":{port}\b".encode(), line) for port in self.stream_ports)
+            if process.name == "nginx":
+                self.kinds[pid] = ("nginx", "nginx")
+            elif process.name.startswith("redis-server"):
+                self.kinds[pid] = ("redis-server", "redis-server")
+            elif b"gunicorn" in line:
+                self.kinds[pid] = ("gunicorn masters", "stream workers" if streams else "app workers")
+            else:
+                self.kinds[pid] = ("stream workers", "stream workers") if streams else ("other", "other")
+        return self.kinds[pid]
+
+    def read(self) -> dict[str, float]:
+        """The CPU seconds each kind has used so far (the backends': since each was first seen)."""
+        every = processes()
+        children: dict[int, list[int]] = defaultdict(list)
+        for pid, process in every.items():
+            children[process.parent].append(pid)
+            if self.database and process.name == "postgres" and pid != self.root:
+                line = command(pid)
+                if line.startswith(b"postgres: ") and f" {self.database} ".encode() in line:
+                    self.backends[(pid, process.started)] = process.own + process.waited
+        used = dict.fromkeys(KINDS, 0.0)
+        for child in children[self.root]:
+            kind, below = self._kinds(child, every[child])
+            used[kind] += every[child].own
+            used[below] += every[child].waited
+            todo = list(children[child])
+            while todo:
+                pid = todo.pop()
+                used[below] += every[pid].own + every[pid].waited
+                todo += children[pid]
+        return used
+
+    def sample(self) -> None:
+        if self.database:
+            self.read()
+
+    def begin(self) -> None:
+        self.start = self.read()
+        self.backends_start = dict(self.backends)
+
+    def end(self) -> dict[str, float]:
+        """The window's CPU seconds by kind."""
+        now = self.read()
+        used = {kind: now[kind] - self.start[kind] for kind in KINDS}
+        used["PostgreSQL"] = sum(seconds - self.backends_start.get(key, 0.0) for key, seconds in self.backends.items())
+        return used
 
 
 @contextlib.contextmanager
@@ -852,8 +952,9 @@ def serving(checkout: Path) -> ModuleType:
 
 
 @contextlib.contextmanager
-def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[list[tuple[str, str]]]:
-    """The checkout's app as ``--instances`` says: the ``(pages, streams)`` base URLs the phones use, in turn.
+def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[tuple[list[tuple[str, str]], set[int]]]:
+    """The checkout's app as ``--instances`` says: the ``(pages, streams)`` base URLs the phones use, in turn,
+    and the ports of the stream workers (the CPU's kinds: :class:`Meter`).
 
     A checkout with stream workers (``deploy/gunicorn-live.conf.py``) gets ``--live-workers``
     of them beside each instance, and a redis-server (``SCOREKEEPER_REDIS_URL``) carrying
@@ -902,13 +1003,19 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[list[tup
                 streams.append(
                     stack.enter_context(helpers.gunicorn(url, args.live_workers, log, config=live_conf, **start, **env))
                 )
+        ports = {urlsplit(base).port or 0 for base in streams}
         if not args.direct:
             upstreams = [b.removeprefix("http://") for b in pages]
             live = {"live": [b.removeprefix("http://") for b in streams]} if streams else {}
             proxy = stack.enter_context(helpers.nginx(upstreams, work / "nginx", **live))
-            yield [(proxy, proxy)]
+            yield [(proxy, proxy)], ports
         else:
-            yield list(zip(pages, streams or pages, strict=True))
+            yield list(zip(pages, streams or pages, strict=True)), ports
+
+
+def per_card(seconds: dict[str, float], cards: int) -> dict[str, float]:
+    """CPU seconds as milliseconds per card entered (none entered: NaN)."""
+    return {kind: 1000 * used / cards if cards else float("nan") for kind, used in seconds.items()}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -918,7 +1025,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], database: str | None) -> dict[str, Any]:
+async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], meter: Meter) -> dict[str, Any]:
     """Play (or seat, ``--idle``) the tables against *bases*; the client-side figures and the CPU used."""
     run, rng, kind = Run(), random.Random(args.seed), PHONES[args.phones]
     idle = asyncio.Event() if args.idle else None
@@ -935,14 +1042,25 @@ async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], database
         await asyncio.sleep(0.2)
     await asyncio.sleep(2)  # the last seats' news reached every phone
     run.latencies.clear()  # the figures of the window alone (errors: the whole run)
-    before = (time.monotonic(), time.process_time(), *cpu_seconds(os.getpid(), database))
+    run.cards = 0
+
+    async def sampling() -> None:
+        while True:
+            await asyncio.sleep(1)
+            meter.sample()
+
+    meter.begin()
+    sampler = asyncio.ensure_future(sampling())
+    before = (time.monotonic(), time.process_time())
     go.set()
     if idle is not None:
         await asyncio.sleep(args.idle)
     else:
         await asyncio.wait(plays, timeout=args.timeout)
-    after = (time.monotonic(), time.process_time(), *cpu_seconds(os.getpid(), database))
-    seconds = after[0] - before[0]
+    after = (time.monotonic(), time.process_time())
+    sampler.cancel()
+    used = meter.end()
+    seconds, client = after[0] - before[0], after[1] - before[1]
     requests = sum(len(v) for v in run.latencies.values())
     if idle is not None:
         idle.set()
@@ -978,11 +1096,12 @@ async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], database
         "delay_max": max(run.delays, default=float("nan")),
         "games_right": run.games_right,
         "streams_dropped": run.drops,
-        "server_cpu_percent": 100 * (after[2] - before[2]) / seconds,
-        "database_cpu_percent": 100 * sum(t - before[3].get(pid, 0) for pid, t in after[3].items()) / seconds
-        if database
-        else None,
-        "client_cpu_percent": 100 * (after[1] - before[1]) / seconds,
+        "cards": run.cards,
+        "cpu_seconds": used,
+        "cpu_ms_per_card": per_card(used | {"total": sum(used.values()), "client": client}, run.cards),
+        "server_cpu_percent": 100 * (sum(used.values()) - used["PostgreSQL"]) / seconds,
+        "database_cpu_percent": 100 * used["PostgreSQL"] / seconds if meter.database else None,
+        "client_cpu_percent": 100 * client / seconds,
         "errors": run.errors,
         "kinds": {k: [len(v), percentile(v, 0.5), percentile(v, 0.95)] for k, v in sorted(run.latencies.items())},
     }
@@ -998,8 +1117,8 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
             url, database = stack.enter_context(fresh_postgres(args.database_url))
         else:
             url = f"sqlite:///{work / 'tables.sqlite3'}"
-        with servers(args, url, work) as bases:
-            figures = asyncio.run(drive(args, bases, database))
+        with servers(args, url, work) as (bases, stream_ports):
+            figures = asyncio.run(drive(args, bases, Meter(os.getpid(), stream_ports, database)))
     for log in sorted(work.glob("gunicorn-*.log")):
         text = log.read_text(errors="replace")
         figures["errors"] += [f"{log.name}: a traceback"] * text.count("Traceback")
@@ -1040,6 +1159,12 @@ def report(f: dict[str, Any]) -> None:
     )
     for kind, (count, p50, p95) in f["kinds"].items():
         print(f"  {kind:18} {count:7} requests  p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms")
+    print(f"  CPU over the {f['seconds']:.0f} s, {f['cards']} cards entered:  ms a card  % of one core")
+    used = f["cpu_seconds"] | {"server, in all": sum(f["cpu_seconds"].values())}
+    per_card = f["cpu_ms_per_card"] | {"server, in all": f["cpu_ms_per_card"]["total"]}
+    for kind, seconds in [*used.items(), ("this client (not in all)", f["client_cpu_percent"] * f["seconds"] / 100)]:
+        ms = per_card.get(kind, f["cpu_ms_per_card"]["client"])
+        print(f"    {kind:26} {ms:22.2f}  {100 * seconds / f['seconds']:12.0f}")
     for error in f["errors"][:20]:
         print("  error:", error)
 
