@@ -4,6 +4,7 @@ Run from the repository root (with the ``test`` extra installed)::
 
     .venv/bin/python bench/tables.py                                      # 50 tables, SQLite, this checkout
     .venv/bin/python bench/tables.py --tables 5 --think 0.5               # a short run
+    .venv/bin/python bench/tables.py --tables 200 --cards 6               # shorter games: 6 cards a phone
     .venv/bin/python bench/tables.py --database-url postgresql://user:pw@127.0.0.1:5432/db
     .venv/bin/python bench/tables.py --checkout ../old --instances 2      # another checkout, nginx + Redis
     .venv/bin/python bench/tables.py --instances 2 --direct               # half of each table's phones on each port
@@ -61,6 +62,11 @@ Measured (printed, and written with ``--json FILE``):
   before is left out; workers restarted meanwhile are counted through their master
   (:class:`Meter`). This client's own is beside it, not in the servers' total.
 
+``--cards N`` (1–16): a shorter game, the same pace: each phone's first 16 − N cards are on
+its seat before the figures start (one draft as it sits down, stored before the window),
+and it enters the other N one at a time. The pages, "Done", "Checked" and the lock of a
+game are then shared by N cards instead of 16: the CPU a card is higher by what they cost.
+
 ``--idle SECONDS``: the tables are started and all four phones seated on their seat
 pages, watching, nobody entering anything; the figures are those of SECONDS from 2 s
 after the last phone sat down (today's pages: one poll a second per phone).
@@ -75,6 +81,7 @@ import contextlib
 import html
 import importlib.util
 import json
+import logging
 import os
 import random
 import re
@@ -127,6 +134,7 @@ class Run:
         self.games_right = 0
         self.seated = 0
         self.cards = 0  # cards entered (one tap each), from the start of the window
+        self.ready = 0  # phones seated, and their cards before the window entered (--cards)
         self.drops = 0  # streams the server or the network cut (each reconnected by its page)
         self.shown_traceback = False
 
@@ -187,6 +195,8 @@ class Phone(ABC):
     what this phone has been shown, and every answer that shows seats' card counts is
     passed to ``self.table.seen(self.name, seat_name, count)``; every kingdom sent to the
     server first to ``self.table.sent(self.name, count)``."""
+
+    settled: asyncio.Event  # set while every change tapped is stored
 
     def __init__(self, run: Run, table: Table, name: str, base: str, live: str) -> None:
         self.run, self.table, self.name = run, table, name
@@ -645,6 +655,7 @@ class StreamPages(PollingPages):
     async def _stream(self, live: str, ticket: str) -> None:
         import socketio
 
+        logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # each drop, counted below, not said again
         if self.stream is not None:
             old, self.stream = self.stream, None
             await old.disconnect()
@@ -760,20 +771,30 @@ class PageError(Exception):
 
 
 async def play(
-    run: Run, phones: list[Phone], think: float, rng: random.Random, go: asyncio.Event, idle: asyncio.Event | None
+    run: Run,
+    phones: list[Phone],
+    think: float,
+    rng: random.Random,
+    go: asyncio.Event,
+    idle: asyncio.Event | None,
+    cards: int = 16,
 ) -> None:
-    """One table: the host starts it and sits down first, the others join; once *go* is set
-    (every table seated), each phone enters, checks its neighbour, and the host locks (or,
-    *idle*, they watch until it is set)."""
+    """One table: the host starts it and sits down first, the others join (each phone's
+    first ``16 - cards`` cards entered at once as it sits down, one draft); once *go* is
+    set (every table seated), each phone enters its other *cards* one at a time, checks
+    its neighbour, and the host locks (or, *idle*, they watch until it is set)."""
     try:
         code = await phones[0].start()
         await phones[0].join(code)
         await asyncio.gather(*(phone.join(code) for phone in phones[1:]))
+        if idle is None and cards < 16:
+            await asyncio.gather(*(typed_before(phone, n, 16 - cards) for n, phone in enumerate(phones)))
+        run.ready += len(phones)
         if idle is not None:
             await idle.wait()
             return
         await go.wait()
-        await asyncio.gather(*(player(run, phones, n, think, rng) for n in range(len(phones))))
+        await asyncio.gather(*(player(run, phones, n, think, rng, cards) for n in range(len(phones))))
     except Exception as error:  # a page that did not come (its request counted already), or a bug
         run.errors.append(f"a table stopped: {type(error).__name__}: {error}")
         if not isinstance(error, PageError) and not run.shown_traceback:
@@ -784,10 +805,23 @@ async def play(
             await phone.close()
 
 
-async def player(run: Run, phones: list[Phone], n: int, think: float, rng: random.Random) -> None:
+def kingdom(n: int) -> list[str]:
+    """Player *n*'s 16 cards of case 19, row by row."""
+    return [card for row in PLAYERS[n]["kingdom"] for card in row]
+
+
+async def typed_before(phone: Phone, n: int, count: int) -> None:
+    """Player *n*'s first *count* cards on its seat, sent as one change, stored."""
+    phone.tap(kingdom(n)[:count] + [""] * (16 - count), [])
+    await phone.settled.wait()
+
+
+async def player(run: Run, phones: list[Phone], n: int, think: float, rng: random.Random, cards: int = 16) -> None:
     phone, case = phones[n], PLAYERS[n]
-    cells = [""] * 16
-    for index, card in enumerate(card for row in case["kingdom"] for card in row):
+    cells = kingdom(n)[: 16 - cards] + [""] * cards
+    for index, card in enumerate(kingdom(n)):
+        if cells[index]:
+            continue
         await asyncio.sleep(rng.uniform(0, 2 * think))
         cells[index] = card
         run.cards += 1
@@ -1034,14 +1068,18 @@ async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], meter: M
         for table in (Table(run) for _ in range(args.tables))
     ]
     go = asyncio.Event()
-    plays = [asyncio.ensure_future(play(run, t, args.think, random.Random(rng.random()), go, idle)) for t in tables]
+    plays = [
+        asyncio.ensure_future(play(run, t, args.think, random.Random(rng.random()), go, idle, args.cards))
+        for t in tables
+    ]
     # measured from the moment every phone sits at its table (the tables started and joined at once, a burst
     # of page loads no table meets in life, are not the figures): watching (--idle), or playing
     deadline = time.monotonic() + args.timeout
-    while run.seated < 4 * args.tables and time.monotonic() < deadline and not all(p.done() for p in plays):
+    while run.ready < 4 * args.tables and time.monotonic() < deadline and not all(p.done() for p in plays):
         await asyncio.sleep(0.2)
     await asyncio.sleep(2)  # the last seats' news reached every phone
     run.latencies.clear()  # the figures of the window alone (errors: the whole run)
+    run.delays.clear()
     run.cards = 0
 
     async def sampling() -> None:
@@ -1133,6 +1171,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "via": "direct" if args.direct else "nginx",
         "workers": args.workers,
         "think": args.think,
+        "cards_a_phone": args.cards,
     }
     if figures["errors"]:
         print(f"(server logs kept in {work})", file=sys.stderr)
@@ -1145,6 +1184,7 @@ def report(f: dict[str, Any]) -> None:
     print(
         f"{Path(f['checkout']).name} ({f['phones']} phones), {f['database']}, {f['tables']} tables × 4, "
         f"{f['instances']} instance(s) via {f['via']}, {f['workers']} workers each, {f['mode']}, {f['seconds']:.0f} s"
+        + (f", {f['cards_a_phone']} cards a phone one at a time" if f.get("cards_a_phone", 16) < 16 else "")
     )
     if f["mode"] == "play":
         print(
@@ -1182,6 +1222,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--live-workers", type=int, default=1, help="stream workers per instance, if the checkout has")
     parser.add_argument("--direct", action="store_true", help="no nginx: phones straight to gunicorn (split by port)")
     parser.add_argument("--phones", choices=sorted(PHONES), default="polling")
+    parser.add_argument(
+        "--cards", type=int, default=16, choices=range(1, 17), metavar="1-16", help="cards a phone enters one at a time"
+    )
     parser.add_argument("--idle", type=float, default=0, metavar="SECONDS", help="seated and watching only")
     parser.add_argument("--timeout", type=float, default=900, help="seconds before unfinished tables count as errors")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="more server environment")
