@@ -1080,6 +1080,8 @@ async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], meter: M
     await asyncio.sleep(2)  # the last seats' news reached every phone
     run.latencies.clear()  # the figures of the window alone (errors: the whole run)
     run.delays.clear()
+    for table in {phone.table for phones in tables for phone in phones}:
+        table.sent_at.clear()  # cards sent before the window (--cards) are no samples, even if seen later
     run.cards = 0
 
     async def sampling() -> None:

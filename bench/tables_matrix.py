@@ -1,26 +1,30 @@
 """Shared tables, two checkouts compared in one sitting: bench/tables.py over a matrix of runs.
 
     .venv/bin/python bench/tables_matrix.py \\
-        --checkout old ../old-checkout polling --checkout new . stream \\
+        --checkout today ../today-checkout stream --checkout new . stream \\
         --database-url postgresql://scorekeeper:scorekeeper@127.0.0.1:5432/scorekeeper_test
 
-    # a quick try of the whole matrix
-    .venv/bin/python bench/tables_matrix.py --checkout old ../old-checkout polling \\
-        --database-url postgresql://… --tables 5 --big 5 --idle 10
+    # a quick try of the whole matrix (2 and 4 tables, short games, a minute or two a checkout)
+    .venv/bin/python bench/tables_matrix.py --quick --checkout today . stream --database-url postgresql://…
 
 Each ``--checkout NAME PATH PHONES`` is served from PATH (its own ``.venv``) and played
-by PHONES (``polling``: today's pages; ``stream``: the streamed ones). The blocks, in
-this order, each printed as a markdown table once its runs are done (and all again at
-the end):
+by PHONES (``stream``: the streamed pages; ``polling``: the pages of a checkout from before
+the table went live). The blocks, in this order, each printed as a markdown table once its
+runs are done (and all again at the end, with each checkout against issue 31's targets):
 
 1. each checkout × SQLite and PostgreSQL × ``--tables`` (50, 100, 200, 400), one instance;
-2. each checkout, ``--big`` tables (200) on PostgreSQL with two instances (nginx and
-   Redis; ``--direct``: half of each table's phones on each instance's port);
+2. each checkout × SQLite and PostgreSQL, ``--big`` tables (200) on two instances (nginx
+   and Redis; ``--direct``: half of each table's phones on each instance's port);
 3. each checkout, ``--big`` tables on PostgreSQL seated and watching for ``--idle``
-   seconds (60), nobody entering anything: the servers' CPU.
+   seconds (60; ``--idle 0``: no block 3), nobody entering anything: the servers' CPU.
 
-Each run is a process of its own (``bench/tables.py … --json``) on a fresh database;
-its own report goes to the terminal as it ends. ``--json FILE`` keeps every run's figures.
+The checkouts take turns run by run (the machine's drift shared between them). Each run
+is a process of its own (``bench/tables.py … --json``) on a fresh database; its own
+report goes to the terminal as it ends. A played run's row: change→sight p50, p95 and
+max, errors, locked games right, requests, the servers' CPU (% of one core, every
+process), and the CPU a card in all and by kind of process (tables.py's), in ms, with
+the client's beside it (not in "in all"). ``--cards N``: shorter games at the same pace
+(see tables.py). ``--json FILE`` keeps every run's figures.
 """
 
 from __future__ import annotations
@@ -148,6 +152,7 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=200, help="tables in blocks 2 and 3")
     parser.add_argument("--idle", type=float, default=60, help="seconds watched in block 3 (0: no block 3)")
     parser.add_argument("--think", type=float, default=1.5)
+    parser.add_argument("--cards", type=int, default=16, help="cards a phone enters one at a time (tables.py's)")
     parser.add_argument("--workers", type=int, default=0, help="gunicorn workers per instance (0: each one's default)")
     parser.add_argument("--timeout", type=float, default=240, help="seconds of play before tables count as stuck")
     parser.add_argument("--direct", action="store_true", help="block 2 without nginx: phones split by port")
@@ -155,8 +160,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every run's figures to this file")
     args = parser.parse_args()
     if args.quick:
-        args.tables, args.big, args.idle, args.think, args.timeout = "2,4", 4, min(args.idle, 5), 0.3, 60
-    common = ["--think", str(args.think), "--workers", str(args.workers), "--timeout", str(args.timeout)]
+        args.tables, args.big, args.idle, args.think, args.cards = "2,4", 4, min(args.idle, 5), 0.3, min(args.cards, 4)
+        args.timeout = min(args.timeout, 60)
+    common = ["--think", str(args.think), "--cards", str(args.cards)]
+    common += ["--workers", str(args.workers), "--timeout", str(args.timeout)]
     postgres = ["--database-url", args.database_url]
     checkouts = [(name, ["--checkout", path, "--phones", phones]) for name, path, phones in args.checkout]
     counts = [int(n) for n in args.tables.split(",")]
