@@ -1186,7 +1186,11 @@ def report(f: dict[str, Any]) -> None:
     print(
         f"{Path(f['checkout']).name} ({f['phones']} phones), {f['database']}, {f['tables']} tables × 4, "
         f"{f['instances']} instance(s) via {f['via']}, {f['workers']} workers each, {f['mode']}, {f['seconds']:.0f} s"
-        + (f", {f['cards_a_phone']} cards a phone one at a time" if f.get("cards_a_phone", 16) < 16 else "")
+        + (
+            f", {f['cards_a_phone']} cards a phone one at a time"
+            if f["mode"] == "play" and f["cards_a_phone"] < 16
+            else ""
+        )
     )
     if f["mode"] == "play":
         print(
