@@ -88,6 +88,7 @@ import re
 import resource
 import runpy
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -1038,6 +1039,7 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[tuple[li
                     stack.enter_context(helpers.gunicorn(url, args.live_workers, log, config=live_conf, **start, **env))
                 )
         ports = {urlsplit(base).port or 0 for base in streams}
+        stack.callback(quick_stop)
         if not args.direct:
             upstreams = [b.removeprefix("http://") for b in pages]
             live = {"live": [b.removeprefix("http://") for b in streams]} if streams else {}
@@ -1045,6 +1047,31 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[tuple[li
             yield [(proxy, proxy)], ports
         else:
             yield list(zip(pages, streams or pages, strict=True)), ports
+
+
+def quick_stop(seconds: float = 10) -> None:
+    """Stop this script's gunicorns at once, the figures taken. Stopped as the helpers stop
+    them (SIGTERM), a master of 8 idle sync workers took 12 s here: each worker's interpreter
+    tearing itself down, all at once on 2 cores (a minute of every sitting of the matrix).
+    So each master is told to quit (SIGQUIT: it restarts no worker), its workers are killed,
+    and each master ended is left for the helper that started it to wait for."""
+    every = processes()
+    masters = [pid for pid, p in every.items() if p.parent == os.getpid() and b"gunicorn" in command(pid)]
+    for pid in masters:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGQUIT)
+    time.sleep(0.5)
+    for pid in (pid for pid, p in every.items() if p.parent in masters):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + seconds
+    for pid in masters:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+                    time.sleep(0.05)
+                    continue
+            break
 
 
 def per_card(seconds: dict[str, float], cards: int) -> dict[str, float]:
