@@ -142,7 +142,10 @@ class Run:
     async def request(
         self, session: aiohttp.ClientSession, kind: str, method: str, url: str, **options: Any
     ) -> Answer | None:
-        """One request (no redirect followed), its latency kept under *kind*; None if the connection broke."""
+        """One request (no redirect followed), its latency kept under *kind*; None if the connection broke
+        (or the phone was closed meanwhile: a table stopped at ``--timeout``)."""
+        if session.closed:
+            return None
         start = time.monotonic()
         try:
             async with session.request(method, url, allow_redirects=False, **options) as response:
@@ -665,7 +668,7 @@ class StreamPages(PollingPages):
         page = self.url
 
         async def dropped() -> None:  # the page connects again at once and catches up (table.js)
-            if self.stream is stream and self.url == page:
+            if self.stream is stream and self.url == page and not self.session.closed:
                 self.run.drops += 1
                 self._spawn(self._stream(live, ticket))
 
