@@ -4,6 +4,7 @@ Run from the repository root (with the ``test`` extra installed)::
 
     .venv/bin/python bench/tables.py                                      # 50 tables, SQLite, this checkout
     .venv/bin/python bench/tables.py --tables 5 --think 0.5               # a short run
+    .venv/bin/python bench/tables.py --tables 200 --cards 6               # shorter games: 6 cards a phone
     .venv/bin/python bench/tables.py --database-url postgresql://user:pw@127.0.0.1:5432/db
     .venv/bin/python bench/tables.py --checkout ../old --instances 2      # another checkout, nginx + Redis
     .venv/bin/python bench/tables.py --instances 2 --direct               # half of each table's phones on each port
@@ -50,11 +51,21 @@ Measured (printed, and written with ``--json FILE``):
   whose totals are not case 19's, a table not locked by ``--timeout``, and each
   traceback or worker timeout in the servers' logs;
 - locked games right / tables;
-- the servers' CPU: seconds used by every process this script started (gunicorn masters
-  and workers, nginx, redis-server; workers restarted meanwhile are counted through their
-  master), read from /proc, as % of one core over the run (from the first request to
-  the last table locked); on PostgreSQL also the backends serving the run's database
-  (those alive at the end: a worker restarted closes its own); and this client's own.
+- the servers' CPU over the window (from the moment every phone is seated to the last
+  table locked), read from /proc, by kind of process: nginx, app workers (gunicorn's sync
+  workers), stream workers (the gevent ones of ``deploy/gunicorn-live.conf.py``),
+  redis-server, PostgreSQL (the backends serving the run's database), gunicorn masters,
+  and other (any other process this script started, and what it started); in all, and
+  each as milliseconds a card (CPU seconds over the window ÷ the cards entered in it:
+  a card's share of the whole game, its pages and "Done", "Checked" and the lock
+  included) and as % of one core. What processes alive at the window's start had used
+  before is left out; workers restarted meanwhile are counted through their master
+  (:class:`Meter`). This client's own is beside it, not in the servers' total.
+
+``--cards N`` (1–16): a shorter game, the same pace: each phone's first 16 − N cards are on
+its seat before the figures start (one draft as it sits down, stored before the window),
+and it enters the other N one at a time. The pages, "Done", "Checked" and the lock of a
+game are then shared by N cards instead of 16: the CPU a card is higher by what they cost.
 
 ``--idle SECONDS``: the tables are started and all four phones seated on their seat
 pages, watching, nobody entering anything; the figures are those of SECONDS from 2 s
@@ -70,12 +81,14 @@ import contextlib
 import html
 import importlib.util
 import json
+import logging
 import os
 import random
 import re
 import resource
 import runpy
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -121,13 +134,18 @@ class Run:
         self.delays: list[float] = []
         self.games_right = 0
         self.seated = 0
+        self.cards = 0  # cards entered (one tap each), from the start of the window
+        self.ready = 0  # phones seated, and their cards before the window entered (--cards)
         self.drops = 0  # streams the server or the network cut (each reconnected by its page)
         self.shown_traceback = False
 
     async def request(
         self, session: aiohttp.ClientSession, kind: str, method: str, url: str, **options: Any
     ) -> Answer | None:
-        """One request (no redirect followed), its latency kept under *kind*; None if the connection broke."""
+        """One request (no redirect followed), its latency kept under *kind*; None if the connection broke
+        (or the phone was closed meanwhile: a table stopped at ``--timeout``)."""
+        if session.closed:
+            return None
         start = time.monotonic()
         try:
             async with session.request(method, url, allow_redirects=False, **options) as response:
@@ -181,6 +199,8 @@ class Phone(ABC):
     what this phone has been shown, and every answer that shows seats' card counts is
     passed to ``self.table.seen(self.name, seat_name, count)``; every kingdom sent to the
     server first to ``self.table.sent(self.name, count)``."""
+
+    settled: asyncio.Event  # set while every change tapped is stored
 
     def __init__(self, run: Run, table: Table, name: str, base: str, live: str) -> None:
         self.run, self.table, self.name = run, table, name
@@ -403,6 +423,8 @@ class PollingPages(Phone):
     def _seat_form(self, form: Form) -> None:
         """What the seat page was sent with: the seat as the server holds it."""
         stored = json.loads(form.attrs["data-stored"] or "{}")
+        if "cells" not in stored:
+            raise PageError(f"{self.name}: the seat page streams (no 'cells' in its data-stored): --phones stream")
         self.cells, self.legends, self.seat_done = stored["cells"], stored["legends"], stored["done"]
         self.acked = stringify(self.cells, self.legends)
 
@@ -639,6 +661,7 @@ class StreamPages(PollingPages):
     async def _stream(self, live: str, ticket: str) -> None:
         import socketio
 
+        logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # each drop, counted below, not said again
         if self.stream is not None:
             old, self.stream = self.stream, None
             await old.disconnect()
@@ -647,7 +670,7 @@ class StreamPages(PollingPages):
         page = self.url
 
         async def dropped() -> None:  # the page connects again at once and catches up (table.js)
-            if self.stream is stream and self.url == page:
+            if self.stream is stream and self.url == page and not self.session.closed:
                 self.run.drops += 1
                 self._spawn(self._stream(live, ticket))
 
@@ -773,20 +796,30 @@ class PageError(Exception):
 
 
 async def play(
-    run: Run, phones: list[Phone], think: float, rng: random.Random, go: asyncio.Event, idle: asyncio.Event | None
+    run: Run,
+    phones: list[Phone],
+    think: float,
+    rng: random.Random,
+    go: asyncio.Event,
+    idle: asyncio.Event | None,
+    cards: int = 16,
 ) -> None:
-    """One table: the host starts it and sits down first, the others join; once *go* is set
-    (every table seated), each phone enters, checks its neighbour, and the host locks (or,
-    *idle*, they watch until it is set)."""
+    """One table: the host starts it and sits down first, the others join (each phone's
+    first ``16 - cards`` cards entered at once as it sits down, one draft); once *go* is
+    set (every table seated), each phone enters its other *cards* one at a time, checks
+    its neighbour, and the host locks (or, *idle*, they watch until it is set)."""
     try:
         code = await phones[0].start()
         await phones[0].join(code)
         await asyncio.gather(*(phone.join(code) for phone in phones[1:]))
+        if idle is None and cards < 16:
+            await asyncio.gather(*(typed_before(phone, n, 16 - cards) for n, phone in enumerate(phones)))
+        run.ready += len(phones)
         if idle is not None:
             await idle.wait()
             return
         await go.wait()
-        await asyncio.gather(*(player(run, phones, n, think, rng) for n in range(len(phones))))
+        await asyncio.gather(*(player(run, phones, n, think, rng, cards) for n in range(len(phones))))
     except Exception as error:  # a page that did not come (its request counted already), or a bug
         run.errors.append(f"a table stopped: {type(error).__name__}: {error}")
         if not isinstance(error, PageError) and not run.shown_traceback:
@@ -797,12 +830,26 @@ async def play(
             await phone.close()
 
 
-async def player(run: Run, phones: list[Phone], n: int, think: float, rng: random.Random) -> None:
+def kingdom(n: int) -> list[str]:
+    """Player *n*'s 16 cards of case 19, row by row."""
+    return [card for row in PLAYERS[n]["kingdom"] for card in row]
+
+
+async def typed_before(phone: Phone, n: int, count: int) -> None:
+    """Player *n*'s first *count* cards on its seat, sent as one change, stored."""
+    phone.tap(kingdom(n)[:count] + [""] * (16 - count), [])
+    await phone.settled.wait()
+
+
+async def player(run: Run, phones: list[Phone], n: int, think: float, rng: random.Random, cards: int = 16) -> None:
     phone, case = phones[n], PLAYERS[n]
-    cells = [""] * 16
-    for index, card in enumerate(card for row in case["kingdom"] for card in row):
+    cells = kingdom(n)[: 16 - cards] + [""] * cards
+    for index, card in enumerate(kingdom(n)):
+        if cells[index]:
+            continue
         await asyncio.sleep(rng.uniform(0, 2 * think))
         cells[index] = card
+        run.cards += 1
         phone.tap(cells, case["legends"] if index == 15 else [])
     await phone.done()
     await phone.check(PLAYERS[(n + 1) % len(PLAYERS)]["name"])
@@ -818,32 +865,123 @@ async def player(run: Run, phones: list[Phone], n: int, think: float, rng: rando
 # -- the servers
 
 
-def cpu_seconds(root: int, database: str | None = None) -> tuple[float, dict[int, float]]:
-    """CPU seconds so far of *root*'s descendants (each one's own, and the children it has
-    waited for), and of each PostgreSQL backend serving *database*, from /proc."""
+#: The server's processes by kind, as the CPU per card is told (``PostgreSQL``: the backends serving the
+#: run's database; ``gunicorn masters``: the masters' own, their workers' in the workers' kind).
+KINDS = ("nginx", "app workers", "stream workers", "redis-server", "PostgreSQL", "gunicorn masters", "other")
+
+
+@dataclass
+class Process:
+    parent: int
+    name: str  # /proc's comm
+    own: float  # CPU seconds of its own (utime + stime, every thread)
+    waited: float  # CPU seconds of its children that ended and were waited for (cutime + cstime)
+    started: int  # clock ticks after boot: with the pid, one process (pids are reused)
+
+
+def processes() -> dict[int, Process]:
+    """Every process now, from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = defaultdict(list)
-    used: dict[int, int] = {}
-    backends: dict[int, float] = {}
+    found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
-            if database:
-                command = Path(f"/proc/{entry}/cmdline").read_bytes()
-                if command.startswith(b"postgres: ") and f" {database} ".encode() in command:
-                    backends[int(entry)] = (int(stat[11]) + int(stat[12])) / ticks
+            text = Path(f"/proc/{entry}/stat").read_text()
         except OSError:  # ended meanwhile
             continue
-        children[int(stat[1])].append(int(entry))
-        used[int(entry)] = sum(int(value) for value in stat[11:15])  # utime stime cutime cstime
-    total, todo = 0, list(children[root])
-    while todo:
-        pid = todo.pop()
-        total += used[pid]
-        todo += children[pid]
-    return total / ticks, backends
+        name, _, rest = text.partition("(")[2].rpartition(")")
+        stat = rest.split()  # from the state on: stat(5)'s fields 3 onwards
+        found[int(entry)] = Process(
+            int(stat[1]),
+            name,
+            (int(stat[11]) + int(stat[12])) / ticks,
+            (int(stat[13]) + int(stat[14])) / ticks,
+            int(stat[19]),
+        )
+    return found
+
+
+def command(pid: int) -> bytes:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    return b""
+
+
+class Meter:
+    """The CPU seconds the server's processes use over a window, by kind (:data:`KINDS`), from /proc.
+
+    The processes counted are this script's descendants and, on PostgreSQL, the backends
+    serving *database*. A direct child is nginx, redis-server, a gunicorn master (its
+    workers are stream workers if it listens on one of *stream_ports*, else app workers),
+    a server of *stream_ports* that is no gunicorn (stream workers, all of it), or other;
+    its descendants are of its kind (a master's: its workers'). A kind's CPU at a moment
+    is its processes' own plus what their children that ended had used (a process's
+    cutime and cstime, given to its children's kind: a worker restarted meanwhile is
+    counted through its master); the window's is the kind's at its end less at its
+    start, so that what processes alive at the start had used before is left out.
+
+    A backend is no child of ours: one that ends (its worker restarted) takes its CPU
+    along, so :meth:`sample` (once a second) keeps each backend's last figure; at most a
+    second of an ended backend is missed."""
+
+    def __init__(self, root: int, stream_ports: set[int], database: str | None) -> None:
+        self.root, self.stream_ports, self.database = root, stream_ports, database
+        self.kinds: dict[int, tuple[str, str]] = {}  # a direct child: its own kind, its descendants'
+        self.backends: dict[tuple[int, int], float] = {}  # (pid, started): CPU seconds when last seen
+        self.start: dict[str, float] = {}
+        self.backends_start: dict[tuple[int, int], float] = {}
+
+    def _kinds(self, pid: int, process: Process) -> tuple[str, str]:
+        if pid not in self.kinds:
+            line = command(pid)
+            streams = any(re.search(rf":{port}\b".encode(), line) for port in self.stream_ports)
+            if process.name == "nginx":
+                self.kinds[pid] = ("nginx", "nginx")
+            elif process.name.startswith("redis-server"):
+                self.kinds[pid] = ("redis-server", "redis-server")
+            elif b"gunicorn" in line:
+                self.kinds[pid] = ("gunicorn masters", "stream workers" if streams else "app workers")
+            else:
+                self.kinds[pid] = ("stream workers", "stream workers") if streams else ("other", "other")
+        return self.kinds[pid]
+
+    def read(self) -> dict[str, float]:
+        """The CPU seconds each kind has used so far (the backends': since each was first seen)."""
+        every = processes()
+        children: dict[int, list[int]] = defaultdict(list)
+        for pid, process in every.items():
+            children[process.parent].append(pid)
+            if self.database and process.name == "postgres" and pid != self.root:
+                line = command(pid)
+                if line.startswith(b"postgres: ") and f" {self.database} ".encode() in line:
+                    self.backends[(pid, process.started)] = process.own + process.waited
+        used = dict.fromkeys(KINDS, 0.0)
+        for child in children[self.root]:
+            kind, below = self._kinds(child, every[child])
+            used[kind] += every[child].own
+            used[below] += every[child].waited
+            todo = list(children[child])
+            while todo:
+                pid = todo.pop()
+                used[below] += every[pid].own + every[pid].waited
+                todo += children[pid]
+        return used
+
+    def sample(self) -> None:
+        if self.database:
+            self.read()
+
+    def begin(self) -> None:
+        self.start = self.read()
+        self.backends_start = dict(self.backends)
+
+    def end(self) -> dict[str, float]:
+        """The window's CPU seconds by kind."""
+        now = self.read()
+        used = {kind: now[kind] - self.start[kind] for kind in KINDS}
+        used["PostgreSQL"] = sum(seconds - self.backends_start.get(key, 0.0) for key, seconds in self.backends.items())
+        return used
 
 
 @contextlib.contextmanager
@@ -873,8 +1011,9 @@ def serving(checkout: Path) -> ModuleType:
 
 
 @contextlib.contextmanager
-def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[list[tuple[str, str]]]:
-    """The checkout's app as ``--instances`` says: the ``(pages, streams)`` base URLs the phones use, in turn.
+def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[tuple[list[tuple[str, str]], set[int]]]:
+    """The checkout's app as ``--instances`` says: the ``(pages, streams)`` base URLs the phones use, in turn,
+    and the ports of the stream workers (the CPU's kinds: :class:`Meter`).
 
     A checkout with stream workers (``deploy/gunicorn-live.conf.py``) gets ``--live-workers``
     of them beside each instance, and a redis-server (``SCOREKEEPER_REDIS_URL``) carrying
@@ -923,13 +1062,45 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[list[tup
                 streams.append(
                     stack.enter_context(helpers.gunicorn(url, args.live_workers, log, config=live_conf, **start, **env))
                 )
+        ports = {urlsplit(base).port or 0 for base in streams}
+        stack.callback(quick_stop)
         if not args.direct:
             upstreams = [b.removeprefix("http://") for b in pages]
             live = {"live": [b.removeprefix("http://") for b in streams]} if streams else {}
             proxy = stack.enter_context(helpers.nginx(upstreams, work / "nginx", **live))
-            yield [(proxy, proxy)]
+            yield [(proxy, proxy)], ports
         else:
-            yield list(zip(pages, streams or pages, strict=True))
+            yield list(zip(pages, streams or pages, strict=True)), ports
+
+
+def quick_stop(seconds: float = 10) -> None:
+    """Stop this script's gunicorns at once, the figures taken. Stopped as the helpers stop
+    them (SIGTERM), a master of 8 idle sync workers took 12 s here: each worker's interpreter
+    tearing itself down, all at once on 2 cores (a minute of every sitting of the matrix).
+    So each master is told to quit (SIGQUIT: it restarts no worker), its workers are killed,
+    and each master ended is left for the helper that started it to wait for."""
+    every = processes()
+    masters = [pid for pid, p in every.items() if p.parent == os.getpid() and b"gunicorn" in command(pid)]
+    for pid in masters:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGQUIT)
+    time.sleep(0.5)
+    for pid in (pid for pid, p in every.items() if p.parent in masters):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + seconds
+    for pid in masters:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+                    time.sleep(0.05)
+                    continue
+            break
+
+
+def per_card(seconds: dict[str, float], cards: int) -> dict[str, float]:
+    """CPU seconds as milliseconds per card entered (none entered: NaN)."""
+    return {kind: 1000 * used / cards if cards else float("nan") for kind, used in seconds.items()}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -939,7 +1110,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], database: str | None) -> dict[str, Any]:
+async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], meter: Meter) -> dict[str, Any]:
     """Play (or seat, ``--idle``) the tables against *bases*; the client-side figures and the CPU used."""
     run, rng, kind = Run(), random.Random(args.seed), PHONES[args.phones]
     idle = asyncio.Event() if args.idle else None
@@ -948,22 +1119,39 @@ async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], database
         for table in (Table(run) for _ in range(args.tables))
     ]
     go = asyncio.Event()
-    plays = [asyncio.ensure_future(play(run, t, args.think, random.Random(rng.random()), go, idle)) for t in tables]
+    plays = [
+        asyncio.ensure_future(play(run, t, args.think, random.Random(rng.random()), go, idle, args.cards))
+        for t in tables
+    ]
     # measured from the moment every phone sits at its table (the tables started and joined at once, a burst
     # of page loads no table meets in life, are not the figures): watching (--idle), or playing
     deadline = time.monotonic() + args.timeout
-    while run.seated < 4 * args.tables and time.monotonic() < deadline and not all(p.done() for p in plays):
+    while run.ready < 4 * args.tables and time.monotonic() < deadline and not all(p.done() for p in plays):
         await asyncio.sleep(0.2)
     await asyncio.sleep(2)  # the last seats' news reached every phone
     run.latencies.clear()  # the figures of the window alone (errors: the whole run)
-    before = (time.monotonic(), time.process_time(), *cpu_seconds(os.getpid(), database))
+    run.delays.clear()
+    for table in {phone.table for phones in tables for phone in phones}:
+        table.sent_at.clear()  # cards sent before the window (--cards) are no samples, even if seen later
+    run.cards = 0
+
+    async def sampling() -> None:
+        while True:
+            await asyncio.sleep(1)
+            meter.sample()
+
+    meter.begin()
+    sampler = asyncio.ensure_future(sampling())
+    before = (time.monotonic(), time.process_time())
     go.set()
     if idle is not None:
         await asyncio.sleep(args.idle)
     else:
         await asyncio.wait(plays, timeout=args.timeout)
-    after = (time.monotonic(), time.process_time(), *cpu_seconds(os.getpid(), database))
-    seconds = after[0] - before[0]
+    after = (time.monotonic(), time.process_time())
+    sampler.cancel()
+    used = meter.end()
+    seconds, client = after[0] - before[0], after[1] - before[1]
     requests = sum(len(v) for v in run.latencies.values())
     if idle is not None:
         idle.set()
@@ -999,11 +1187,12 @@ async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], database
         "delay_max": max(run.delays, default=float("nan")),
         "games_right": run.games_right,
         "streams_dropped": run.drops,
-        "server_cpu_percent": 100 * (after[2] - before[2]) / seconds,
-        "database_cpu_percent": 100 * sum(t - before[3].get(pid, 0) for pid, t in after[3].items()) / seconds
-        if database
-        else None,
-        "client_cpu_percent": 100 * (after[1] - before[1]) / seconds,
+        "cards": run.cards,
+        "cpu_seconds": used,
+        "cpu_ms_per_card": per_card(used | {"total": sum(used.values()), "client": client}, run.cards),
+        "server_cpu_percent": 100 * (sum(used.values()) - used["PostgreSQL"]) / seconds,
+        "database_cpu_percent": 100 * used["PostgreSQL"] / seconds if meter.database else None,
+        "client_cpu_percent": 100 * client / seconds,
         "errors": run.errors,
         "kinds": {k: [len(v), percentile(v, 0.5), percentile(v, 0.95)] for k, v in sorted(run.latencies.items())},
     }
@@ -1019,8 +1208,8 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
             url, database = stack.enter_context(fresh_postgres(args.database_url))
         else:
             url = f"sqlite:///{work / 'tables.sqlite3'}"
-        with servers(args, url, work) as bases:
-            figures = asyncio.run(drive(args, bases, database))
+        with servers(args, url, work) as (bases, stream_ports):
+            figures = asyncio.run(drive(args, bases, Meter(os.getpid(), stream_ports, database)))
     for log in sorted(work.glob("gunicorn-*.log")):
         text = log.read_text(errors="replace")
         figures["errors"] += [f"{log.name}: a traceback"] * text.count("Traceback")
@@ -1035,6 +1224,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "via": "direct" if args.direct else "nginx",
         "workers": args.workers,
         "think": args.think,
+        "cards_a_phone": args.cards,
     }
     if figures["errors"]:
         print(f"(server logs kept in {work})", file=sys.stderr)
@@ -1047,6 +1237,11 @@ def report(f: dict[str, Any]) -> None:
     print(
         f"{Path(f['checkout']).name} ({f['phones']} phones), {f['database']}, {f['tables']} tables × 4, "
         f"{f['instances']} instance(s) via {f['via']}, {f['workers']} workers each, {f['mode']}, {f['seconds']:.0f} s"
+        + (
+            f", {f['cards_a_phone']} cards a phone one at a time"
+            if f["mode"] == "play" and f["cards_a_phone"] < 16
+            else ""
+        )
     )
     if f["mode"] == "play":
         print(
@@ -1061,6 +1256,12 @@ def report(f: dict[str, Any]) -> None:
     )
     for kind, (count, p50, p95) in f["kinds"].items():
         print(f"  {kind:18} {count:7} requests  p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms")
+    print(f"  CPU over the {f['seconds']:.0f} s, {f['cards']} cards entered:  ms a card  % of one core")
+    used = f["cpu_seconds"] | {"server, in all": sum(f["cpu_seconds"].values())}
+    per_card = f["cpu_ms_per_card"] | {"server, in all": f["cpu_ms_per_card"]["total"]}
+    for kind, seconds in [*used.items(), ("this client (not in all)", f["client_cpu_percent"] * f["seconds"] / 100)]:
+        ms = per_card.get(kind, f["cpu_ms_per_card"]["client"])
+        print(f"    {kind:26} {ms:22.2f}  {100 * seconds / f['seconds']:12.0f}")
     for error in f["errors"][:20]:
         print("  error:", error)
 
@@ -1078,6 +1279,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--live-workers", type=int, default=1, help="stream workers per instance, if the checkout has")
     parser.add_argument("--direct", action="store_true", help="no nginx: phones straight to gunicorn (split by port)")
     parser.add_argument("--phones", choices=sorted(PHONES), default="polling")
+    parser.add_argument(
+        "--cards", type=int, default=16, choices=range(1, 17), metavar="1-16", help="cards a phone enters one at a time"
+    )
     parser.add_argument("--idle", type=float, default=0, metavar="SECONDS", help="seated and watching only")
     parser.add_argument("--timeout", type=float, default=900, help="seconds before unfinished tables count as errors")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="more server environment")
