@@ -2,8 +2,10 @@
 
 One announcement per committed change (:func:`announce`, called by
 :mod:`.service` only, after the commit): the table's public state with its
-version (:func:`~scorekeeper.table.model.table_dict`), emitted to the room of
-the table's code. Flask-SocketIO's client manager carries it: in one process
+version (:func:`~scorekeeper.table.model.table_dict`) and, when there are any,
+the notes every phone reads alike in every language of the app (:func:`notes`),
+emitted to the room of the table's code: all a page draws of the table, so that
+no page asks for anything after it. Flask-SocketIO's client manager carries it: in one process
 (``make run``) straight to that process's connections; with ``REDIS_URL``
 (``SCOREKEEPER_REDIS_URL``) through Redis's publish/subscribe
 (python-socketio's ``RedisManager``), so that a change made by any process
@@ -33,6 +35,8 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 import socketio
@@ -40,6 +44,8 @@ from flask import Flask, current_app
 from flask_socketio import SocketIO, join_room
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from ..engine import LEGENDS_BY_ID, DeckWarning, cards_over_deck
+from ..words import LANGUAGES, Words, sentence, words_in
 from .model import Table, normalise_code, table_dict
 
 #: The Redis channel of the announcements (one Redis may serve other apps too).
@@ -53,7 +59,48 @@ def announce(table: Table) -> None:
     """Push *table* (just committed) to every phone watching it, on every process."""
     streams: SocketIO | None = current_app.extensions.get("socketio")
     if streams is not None:
-        streams.emit(EVENT, table_dict(table), to=table.code)
+        streams.emit(EVENT, announcement(table, datetime.now(UTC)), to=table.code)
+
+
+def announcement(table: Table, now: datetime) -> Mapping[str, object]:
+    """What a change of *table* pushes at *now*: :func:`~scorekeeper.table.model.table_dict`,
+    and ``"notes": {language: [sentence, …]}`` for each of :data:`~scorekeeper.words.LANGUAGES`
+    when :func:`notes` has any (rarely: a Legend claimed twice, a full deck over)."""
+    state = table_dict(table, now)
+    said = _noted(table)
+    if said[0] or said[1]:
+        state["notes"] = {language: _written(said, words_in(language, isolate_names=True)) for language in LANGUAGES}
+    return state
+
+
+def notes(table: Table, words: Words) -> list[str]:
+    """The notes every phone at *table* reads alike, in *words*' language: each Legend
+    two seats claim, once, naming them by seat (R6.1); once every seat is done and
+    before the lock, more copies of a card than the deck holds (R1)."""
+    return _written(_noted(table), words)
+
+
+_Noted = tuple[list[tuple[list[str], str]], tuple[DeckWarning, ...]]
+
+
+def _noted(table: Table) -> _Noted:
+    """What :func:`notes` says, before its words: each Legend claimed twice with its
+    claimants' names (by seat), and the deck's warnings."""
+    clashes = []
+    for seat in table.seats:
+        for legend, others in table.legend_clashes(seat).items():
+            if seat.number < min(others):  # said once, by its first claimant
+                clashes.append(([s.name for s in table.seats if s.number == seat.number or s.number in others], legend))
+    warnings: tuple[DeckWarning, ...] = ()
+    if len(table.seats) > 1 and all(seat.done for seat in table.seats) and not table.locked:
+        warnings = cards_over_deck([s.cards for s in table.seats])
+    return clashes, warnings
+
+
+def _written(noted: _Noted, words: Words) -> list[str]:
+    clashes, warnings = noted
+    said = [words.legend_claimed_twice(names, LEGENDS_BY_ID[legend]) for names, legend in clashes]
+    return said + [sentence(words.warning(warning)) for warning in warnings]
 
 
 def ticket(code: str) -> str:

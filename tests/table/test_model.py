@@ -40,6 +40,7 @@ from scorekeeper.table.model import (
     ask_to_move,
     check,
     check_refusal,
+    checkers,
     derived_secret,
     game_to_lock,
     identify,
@@ -47,6 +48,7 @@ from scorekeeper.table.model import (
     look,
     merged,
     normalise_code,
+    phone_tag,
     play_again_seats,
     read_cells,
     read_draft,
@@ -874,7 +876,7 @@ def test_the_look_with_every_seat_done_changes_when_a_card_changes():
 def test_table_dict_has_the_shape_every_phone_reads():
     table = enter(seated(2), 1, cells=KINGDOMS[0][:4] + (None,) * 12, legends=("tribes-humans",))
     table = enter(table, 2, legends=("tribes-humans",))._replace(version=7)
-    assert table_dict(table) == {
+    assert table_dict(table, T0) == {
         "code": "ABC234",
         "version": 7,
         "look": look(table),
@@ -884,37 +886,117 @@ def test_table_dict_has_the_shape_every_phone_reads():
         "locked": False,
         "next_code": None,
         "expires_at": "2026-12-01T19:00:00+00:00",
+        "host": phone_tag("ABC234", secret_hash(HOST)),
+        "waiting": [
+            {"what": "entering", "seat": 1},
+            {"what": "entering", "seat": 2},
+            {"what": "legend", "seat": 1},
+            {"what": "legend", "seat": 2},
+        ],
+        "move": None,
         "seats": [
             {
                 "seat": 1,
                 "name": "Ada",
                 "cards_entered": 4,
                 "done": False,
+                "state": "entering",
                 "checked_by": None,
                 "wrong_cell": None,
                 "wrong_by": None,
                 "kingdom": [PLAYERS[0]["kingdom"][0], [None] * 4, [None] * 4, [None] * 4],
                 "legends": ["tribes-humans"],
                 "legend_clashes": [{"legend": "tribes-humans", "seats": [2]}],
+                "holder": phone_tag("ABC234", secret_hash(HOST)),
+                "checkers": [],
             },
             {
                 "seat": 2,
                 "name": "Bo",
                 "cards_entered": 0,
                 "done": False,
+                "state": "entering",
                 "checked_by": None,
                 "wrong_cell": None,
                 "wrong_by": None,
                 "kingdom": [[None] * 4] * 4,
                 "legends": ["tribes-humans"],
                 "legend_clashes": [{"legend": "tribes-humans", "seats": [1]}],
+                "holder": phone_tag("ABC234", secret_hash(BO)),
+                "checkers": [],
             },
         ],
     }
-    locked = table_dict(all_checked()._replace(locked=True, next_code="XYZ789"))
+    locked = table_dict(all_checked()._replace(locked=True, next_code="XYZ789"), T0)
     assert (locked["locked"], locked["expires_at"], locked["next_code"]) == (True, None, "XYZ789")
     assert locked["seats"][3]["checked_by"] == 1 and locked["seats"][3]["kingdom"] == PLAYERS[3]["kingdom"]
-    assert "holder" not in str(locked) and secret_hash(HOST) not in str(locked)  # no secret's hash in any answer
+    assert (locked["waiting"], locked["move"], [s["checkers"] for s in locked["seats"]]) == ([], None, [[]] * 4)
+
+
+def test_no_announcement_carries_a_secret_or_its_hash():
+    """A phone tag names a phone to the pages; acting takes the secret, whose hash never leaves."""
+    asked = ask_to_move(entered(), 2, secret_hash("secret-of-a-new-phone"), T0)
+    for table in (
+        seated(),
+        entered(),
+        all_checked(),
+        report_wrong(entered(), 1, phone(entered(), BO), 5, entered().seat(1).shown),
+        asked,
+    ):
+        said = str(table_dict(table, T0))
+        for secret in (*SECRETS, "secret-of-a-new-phone"):
+            assert secret not in said and secret_hash(secret) not in said
+
+
+# -- what a page draws from an announcement
+
+
+def test_a_seats_state_is_wrong_then_checked_then_done_then_entering():
+    table = entered()
+    assert [seat.state for seat in seated().seats] == ["entering"] * 4
+    assert table.seat(1).state == "done"
+    assert checked_by(table, 1, BO).seat(1).state == "checked"
+    wrong = report_wrong(table, 1, phone(table, BO), 5, table.seat(1).shown)
+    assert wrong.seat(1).state == "wrong"
+    # a card said wrong and 16 cards there, marked done again: done, its report gone
+    assert enter(wrong, 1, done=True).seat(1).state == "done"
+
+
+def test_a_phone_tag_is_short_the_same_at_one_table_and_another_at_another():
+    hashed = secret_hash(BO)
+    assert phone_tag("ABC234", hashed) == phone_tag("ABC234", hashed)
+    assert len(phone_tag("ABC234", hashed)) == 12 and phone_tag("ABC234", hashed) != phone_tag("XYZ789", hashed)
+    assert phone_tag("ABC234", hashed) != phone_tag("ABC234", secret_hash(CY))
+    assert hashed[:12] != phone_tag("ABC234", hashed)
+
+
+def test_checkers_are_the_phones_check_refusal_allows_never_the_seats_own_nor_one_that_entered_it():
+    table = entered()
+    tags = {secret: phone_tag("ABC234", secret_hash(secret)) for secret in SECRETS}
+    for seat in table.seats:
+        allowed = [s for s in SECRETS if check_refusal(table, seat.number, phone(table, s), None) is None]
+        assert checkers(table, seat) == tuple(secret_hash(s) for s in allowed)
+        assert table_dict(table, T0)["seats"][seat.number - 1]["checkers"] == [tags[s] for s in allowed]
+    assert checkers(table, table.seat(2)) == tuple(secret_hash(s) for s in (HOST, CY, DI))
+    # the host entered a card of Cy's: the host's phone no longer checks it
+    changed = enter(table, 3, HOST, cells=with_cell(KINGDOMS[2], 0, "forest"), done=True)
+    assert secret_hash(HOST) not in checkers(changed, changed.seat(3))
+    assert checkers(seated(), seated().seat(1)) == ()  # not done: nobody
+    assert checkers(all_checked()._replace(locked=True), all_checked().seat(1)) == ()
+
+
+def test_a_waiting_move_is_drawn_with_the_askers_tag_and_the_seats_it_holds_until_it_expires():
+    table = ask_to_move(entered(), 1, secret_hash(BO), T0)  # Bo's phone asks to carry on for Ada
+    shape = table_dict(table, T0 + timedelta(minutes=1))
+    assert shape["move"] == {"seat": 1, "asker": phone_tag("ABC234", secret_hash(BO)), "by": [2]}
+    assert shape["waiting"][0] == {"what": "move", "seat": 1}
+    new_phone = ask_to_move(entered(), None, secret_hash("a new phone"), T0)
+    assert table_dict(new_phone, T0)["move"] == {
+        "seat": None,
+        "asker": phone_tag("ABC234", secret_hash("a new phone")),
+        "by": [],
+    }
+    assert table_dict(table, T0 + MOVE_EXPIRES_AFTER)["move"] is None
 
 
 # -- codes, secrets, expiry

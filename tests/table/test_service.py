@@ -310,8 +310,8 @@ def test_every_committed_change_is_announced_once_with_its_version_and_seats(db_
             result = change()
             table = result if isinstance(result, Table) else result[0]
             (event,) = announced(stream)
-            assert event["version"] == table.version == version and event == table_dict(table)
-            assert event["seats"] == table_dict(service.find(code))["seats"]
+            assert event["version"] == table.version == version and event == table_dict(table, service.now())
+            assert event["seats"] == table_dict(service.find(code), service.now())["seats"]
         assert event["seats"][0]["checked_by"] == 2 and not event["checks_required"]
         service.lock(code, [host])
         (event,) = announced(stream)
@@ -339,7 +339,7 @@ def test_an_announced_table_is_the_table_read_back_its_look_included(db_app):
         ):
             change()
             (event,) = announced(stream)
-            assert event == table_dict(service.find(table.code)), event["version"]
+            assert event == table_dict(service.find(table.code), service.now()), event["version"]
 
 
 def test_a_refused_change_announces_nothing(db_app):

@@ -71,6 +71,10 @@ _SEAT_PROPERTIES: dict[str, Schema] = {
     "name": _STRING,
     "cards_entered": {"type": "integer", "minimum": 0, "maximum": CELLS},
     "done": _BOOLEAN,
+    "state": {
+        "description": "Where the seat stands: a card reported wrong, checked, done (not checked), entering.",
+        "enum": ["wrong", "checked", "done", "entering"],
+    },
     "checked_by": _nullable(_SEAT_NUMBER),
     "wrong_cell": _nullable(_CELL_INDEX),
     "wrong_by": _nullable(_SEAT_NUMBER),
@@ -82,6 +86,12 @@ _SEAT_PROPERTIES: dict[str, Schema] = {
         "items": _object(
             {"legend": _ref("LegendId"), "seats": {"type": "array", "items": _SEAT_NUMBER}}, ["legend", "seats"]
         ),
+    },
+    "holder": {**_ref("PhoneTag"), "description": "The tag of the phone holding the seat."},
+    "checkers": {
+        "type": "array",
+        "description": "The tags of the phones at the table that may check this kingdom now.",
+        "items": _ref("PhoneTag"),
     },
     "rows": _nullable(_ref("Rows")),
     "total": _nullable(_INTEGER),
@@ -285,6 +295,33 @@ _SCHEMAS: dict[str, Schema] = {
                     **_nullable({"type": "string", "format": "date-time"}),
                     "description": "null once locked",
                 },
+                "host": {**_ref("PhoneTag"), "description": "The tag of the host's phone."},
+                "waiting": {
+                    "type": "array",
+                    "description": "What the table waits for, in the order it is needed.",
+                    "items": _object(
+                        {
+                            "what": {
+                                "enum": ["players", "entering", "done", "fixing", "legend", "checking", "move", "lock"]
+                            },
+                            "seat": _nullable(_SEAT_NUMBER),
+                        },
+                        ["what", "seat"],
+                    ),
+                },
+                "move": _nullable(
+                    {
+                        "description": "A request to move a seat (null: the host's role) to another phone.",
+                        **_object(
+                            {
+                                "seat": _nullable(_SEAT_NUMBER),
+                                "asker": _ref("PhoneTag"),
+                                "by": {"type": "array", "items": _SEAT_NUMBER},
+                            },
+                            ["seat", "asker", "by"],
+                        ),
+                    }
+                ),
                 "seats": {"type": "array", "maxItems": MAX_PLAYERS, "items": _ref("Seat")},
                 "you": {
                     "description": "Who the Bearer token sent makes the request.",
@@ -305,10 +342,18 @@ _SCHEMAS: dict[str, Schema] = {
                 "locked",
                 "next_code",
                 "expires_at",
+                "host",
+                "waiting",
+                "move",
                 "seats",
                 "you",
             ],
         ),
+    },
+    "PhoneTag": {
+        "description": "A phone at the table, named without its secret (12 hex digits): no credential.",
+        "type": "string",
+        "pattern": "^[0-9a-f]{12}$",
     },
     "Code": {
         "description": f"A join code: {CODE_LENGTH} characters of {CODE_ALPHABET}.",

@@ -221,7 +221,7 @@ def _state(table: Table) -> dict[str, Any]:
     ``"game_url"`` once locked, ``"next_url"`` after "Play again", and the
     host's ``"edit_url"`` once locked."""
     phone = _phone(table)
-    shape: dict[str, Any] = model.table_dict(table) | {
+    shape: dict[str, Any] = model.table_dict(table, service.now()) | {
         "url": _join_url(table.code),
         "seats": [_seat(table, seat) for seat in table.seats],
         "you": {"host": phone.host, "seats": sorted(phone.seats)},

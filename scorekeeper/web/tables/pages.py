@@ -35,7 +35,6 @@ from ...engine import (
     GameErrors,
     Row,
     UnknownCard,
-    cards_over_deck,
     get_ruleset,
     position,
 )
@@ -59,7 +58,6 @@ from ..i18n import (
     error_text,
     gettext,
     isolated,
-    legend_name,
     row_name,
     sentence,
     words,
@@ -420,8 +418,11 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
 
 def _notes(table: Table, phone: Phone) -> list[str]:
     """What this phone's seats need to know (a card reported wrong: to its owner as
-    "your kingdom", to the host by name), and every phone (a Legend two seats
-    claim, R6.1; more copies of a card than the deck holds once all are done, R1)."""
+    "your kingdom", to the host by name), then what every phone does
+    (:func:`scorekeeper.table.live.notes`: a Legend two seats claim, R6.1; more
+    copies of a card than the deck holds once all are done, R1). table.js writes
+    the same from an announcement: the first from the words of ``_live_words.html``,
+    the others as the announcement carries them in the page's language."""
     names = {seat.number: isolated(seat.name) for seat in table.seats}  # read on the page, in a sentence
     notes = []
     for seat in table.seats:
@@ -440,20 +441,7 @@ def _notes(table: Table, phone: Phone) -> list[str]:
                     **where,
                 )
             notes.append(note)
-        for legend, others in table.legend_clashes(seat).items():
-            claimants = sorted({seat.number, *others})  # one note per Legend, the same on every phone
-            notes.append(
-                gettext(
-                    "%(name)s and %(others)s both claim %(legend)s; only one may (R6.1).",
-                    name=names.get(claimants[0], "?"),
-                    others=", ".join(names.get(other, "?") for other in claimants[1:]),
-                    legend=legend_name(LEGENDS_BY_ID[legend]),
-                )
-            )
-    if len(table.seats) > 1 and all(seat.done for seat in table.seats) and not table.locked:
-        # every kingdom entered: more copies of a card than the deck holds is an entry to check (R1)
-        notes += [sentence(words().warning(warning)) for warning in cards_over_deck([s.cards for s in table.seats])]
-    return notes
+    return notes + streams.notes(table, words())
 
 
 @bp.post("/t/<code>/seats")
