@@ -361,16 +361,21 @@ def live(code: str):
     if matching_etag(tag) is not None:
         response = Response(status=304)
     else:
-        response = Response(render_template("tables/_live.html", live=_live(table, phone, compact)))
+        response = Response(render_template("tables/_live.html", live=_live(table, phone, compact, fragment=True)))
     response.set_etag(tag)
     response.headers["X-Table-Version"] = str(table.version)
     return response
 
 
-def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
+def _live(table: Table, phone: Phone, compact: bool = False, fragment: bool = False) -> SimpleNamespace:
     """What the live part shows this phone: each seat and what the phone may do
     with it, the notes for its seats, what the table waits for, a waiting move;
-    *compact*: the seats on one line (above a seat's kingdom entry)."""
+    *compact*: the seats on one line (above a seat's kingdom entry); *fragment*: the
+    live part alone (``/t/<code>/live``), without the words table.js draws it with.
+
+    table.js draws the same from a pushed change, knowing this phone by its tags
+    (:func:`~scorekeeper.table.model.phone_tag` of every secret its cookie keeps for
+    the table, one that holds nothing yet too: the asker of a move)."""
     names = {seat.number: seat.name for seat in table.seats}
     seats = [
         SimpleNamespace(
@@ -383,7 +388,8 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         for seat in table.seats
     ]
     move = None if table.locked else table.pending_move(service.now())
-    asked_here = move is not None and move.asker in {model.secret_hash(s) for s in cookie_secrets(table.code)}
+    kept = [model.secret_hash(secret) for secret in cookie_secrets(table.code)]
+    asked_here = move is not None and move.asker in kept
     host_seat = table.host_seat
     return SimpleNamespace(
         code=table.code,
@@ -412,6 +418,9 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         next_code=table.next_code,
         checks_required=table.checks_required,
         compact=compact,
+        fragment=fragment,
+        tags=" ".join(model.phone_tag(table.code, hashed) for hashed in kept),
+        lang=str(get_locale() or "en"),
         url=url_for(".live", code=table.code, compact=1) if compact else url_for(".live", code=table.code),
     )
 
