@@ -15,9 +15,11 @@ A page connects over a WebSocket (``/socket.io/``, Engine.IO 4, Socket.IO 5,
 no long-polling: any stream worker may take any connection, no sticky
 sessions) with a *ticket* from the page that showed the table (the table's
 code signed with the app's key, :func:`ticket`): a stream needs no database,
-and nobody watches a table whose code they only guessed. It is told nothing
-on connecting; the page asks ``/t/<code>/live`` once connected, so a
-reconnected page catches up from the version it last saw.
+and nobody watches a table whose code they only guessed. The page sends the
+version it shows with its ticket; when the table has changed since (a page
+reconnected after a cut, an offline spell, the background), the table is
+pushed to that connection alone as an announcement (one read of the table's
+rows per such connection), so a reconnected page catches up without asking.
 
 Streams are served only where they hold no worker: gunicorn's gevent workers
 (``deploy/gunicorn-live.conf.py``: thousands of connections in one process)
@@ -41,10 +43,11 @@ from typing import Any
 
 import socketio
 from flask import Flask, current_app
-from flask_socketio import SocketIO, join_room
+from flask_socketio import SocketIO, emit, join_room
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from ..engine import LEGENDS_BY_ID, DeckWarning, cards_over_deck
+from ..store import tables as rows
 from ..words import LANGUAGES, Words, sentence, words_in
 from .model import Table, normalise_code, table_dict
 
@@ -113,7 +116,9 @@ def _serializer() -> URLSafeSerializer:
 
 
 def _watch(auth: object = None) -> bool:
-    """A page starts watching the table its ticket names; any other connection is refused."""
+    """A page starts watching the table its ticket names; any other connection is refused.
+    A page that says the version it shows (``{"ticket", "version"}``) and is behind is sent
+    the table as it is now, alone (:func:`_catch_up`)."""
     signed = auth.get("ticket") if isinstance(auth, dict) else None
     if not isinstance(signed, str) or len(signed) > 200:
         return False
@@ -124,7 +129,19 @@ def _watch(auth: object = None) -> bool:
     if code is None:
         return False
     join_room(code)
+    version = auth.get("version") if isinstance(auth, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool):
+        _catch_up(code, version)
     return True
+
+
+def _catch_up(code: str, version: int) -> None:
+    """Table *code* as an announcement to the connection asking, if it is newer than *version*
+    (a table gone, expired or not, is not sent: the page's next change or poll says so)."""
+    table = rows.read(code)
+    now = datetime.now(UTC)
+    if table is not None and table.version > version and not table.is_expired(now):
+        emit(EVENT, announcement(table, now))
 
 
 class _RedisAnnouncements(socketio.RedisManager):

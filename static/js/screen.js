@@ -24,13 +24,13 @@
     element.textContent = name;
     return element;
   }
-  function seatState(seat, names, checks) {
-    if (seat.wrong_cell !== null) { return [text.wrong]; }
-    if (seat.checked_by) {
+  function seatState(seat, names, checks) {  // the seat's state as the server says it (model.Seat.state)
+    if (seat.state === "wrong") { return [text.wrong]; }
+    if (seat.state === "checked") {
       var around = text.checked.split("@@");
       return [around[0], bdi(names[seat.checked_by] || ""), around.slice(1).join("")];
     }
-    if (seat.done) { return [checks ? text.unchecked : text.done]; }
+    if (seat.state === "done") { return [checks ? text.unchecked : text.done]; }
     return [text.entering];
   }
   // The table as announced (or as the API states it): drawn unless older than what is shown.
@@ -55,8 +55,8 @@
       row.querySelector(".screen-seat-cards").textContent = text.cards.replace("9999", seat.cards_entered);
       row.querySelector(".screen-seat-progress").value = seat.cards_entered;
       row.classList.toggle("done", seat.done);
-      row.classList.toggle("checked", !!seat.checked_by);
-      row.classList.toggle("wrong", seat.wrong_cell !== null);
+      row.classList.toggle("checked", seat.state === "checked");
+      row.classList.toggle("wrong", seat.state === "wrong");
       var state = row.querySelector(".screen-seat-state");
       state.textContent = "";
       seatState(seat, names, table.checks_required).forEach(function (part) { state.append(part); });

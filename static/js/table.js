@@ -2,6 +2,8 @@
 // WebSocket (Socket.IO's protocol, spoken by the browser's own WebSocket: the server is
 // Flask-SocketIO, scorekeeper/table/live.py), and a seat's kingdom is sent as drafts to the
 // JSON API at every change (kept in the tab until the server has it).
+// Each change pushed carries all the page draws of the table (drawn here, asking nothing), and a
+// page connecting says the version it shows, so that what it missed comes pushed too.
 // Everything received carries the table's version: the page never shows an older state than
 // one it has shown. Without a stream (a proxy that cuts it) the live part is asked for every
 // 10 s; without this file the pages work with "Refresh" and "Save" buttons.
@@ -198,8 +200,8 @@
   function leave() {
     if (!leaving) { leaving = true; seatPage.left(); window.location.href = live.dataset.table; }
   }
-  // The live part as the server renders it for this phone now (after a reconnection, a change
-  // of more than the counts, and every SLOW_POLL ms without a stream).
+  // The live part as the server renders it for this phone now (every SLOW_POLL ms without a
+  // stream, when the page is shown again, and for a change pushed to a page without the words).
   function refresh() {
     if (asking) { again = true; return; }
     asking = true;
@@ -259,16 +261,17 @@
         var handshake = JSON.parse(data.slice(1));
         beat = handshake.pingInterval + handshake.pingTimeout;
         alive();
-        socket.send("40" + JSON.stringify({ ticket: live.dataset.ticket }));
+        socket.send("40" + JSON.stringify({ ticket: live.dataset.ticket, version: shown.version }));
       } else if (kind === "2") {
         socket.send("3");
         alive();
-      } else if (data.slice(0, 2) === "40") {  // watching: catch up from the version shown
+      } else if (data.slice(0, 2) === "40") {  // watching: what changed since the version shown comes pushed
         open = true;
         wait = 1000;
         clearInterval(poll);
         poll = null;
-        refresh();
+        trouble("stale", "");
+        trouble("offline", "");
       } else if (data.slice(0, 2) === "42") {
         var event = JSON.parse(data.slice(2));
         if (event[0] === "table") { received(event[1]); }

@@ -2,7 +2,8 @@
 stream a table's page asks the server for nothing, and draws its live part as the server
 renders it (``/t/<code>/live``, asked here by the test alone, outside the page).
 
-A host's table page (English) and a seat page (German) watch while other phones take
+A host's table page (English) and a seat page (German) connect their streams (asking
+nothing to catch up: nothing changed since they came) and watch while other phones take
 seats, enter cards, mark done, check, report a card wrong, claim a Legend twice, switch
 checks off, and ask for a seat and have it moved: every kind of change a table has.
 """
@@ -51,9 +52,7 @@ def _same_as_the_server(page, live_server: str, code: str, compact: bool) -> Non
     _until(page, holds, 10)
 
 
-def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the_server_renders(
-    browser, live_server
-):
+def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the_server_renders(browser, live_server):
     phones = [_new_phone(browser) for _ in range(4)]
     (ada_context, ada, problems_a), (bo_context, bo, problems_b), (di_context, di, problems_d), (_, eve, _) = phones
     api = ada_context.request
@@ -69,12 +68,18 @@ def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the
             context.add_cookies([{"name": f"sk_table_{code}", "value": secret, "url": live_server}])
 
         asked: dict[str, list[str]] = {"ada": [], "bo": []}
+        watching: set[str] = set()
         for name, page in (("ada", ada), ("bo", bo)):
             page.on("request", lambda request, name=name: asked[name].append(request.url))
+            page.on(
+                "websocket",
+                lambda ws, name=name: ws.on(
+                    "framereceived", lambda frame: watching.add(name) if str(frame).startswith("40") else None
+                ),
+            )
         ada.goto(f"{live_server}/t/{code}")
         bo.goto(f"{live_server}/t/{code}/seat/2?lang=de")
-        for name in asked:  # each page connected its stream and caught up once
-            _until(ada, lambda name=name: any("/live" in url for url in asked[name]), 10)
+        _until(ada, lambda: watching == {"ada", "bo"}, 10)  # each page connected its stream
         ada.wait_for_timeout(300)
         asked["ada"].clear()
         asked["bo"].clear()

@@ -232,7 +232,7 @@ def _locked_page(table: Table):
         private_link=private,
         saved_group=group,
         joinable_group=game_group if joinable else None,
-        live=_live(table, phone),
+        live=_live(table, phone, with_words=False),
     )
 
 
@@ -361,17 +361,18 @@ def live(code: str):
     if matching_etag(tag) is not None:
         response = Response(status=304)
     else:
-        response = Response(render_template("tables/_live.html", live=_live(table, phone, compact, fragment=True)))
+        response = Response(render_template("tables/_live.html", live=_live(table, phone, compact, with_words=False)))
     response.set_etag(tag)
     response.headers["X-Table-Version"] = str(table.version)
     return response
 
 
-def _live(table: Table, phone: Phone, compact: bool = False, fragment: bool = False) -> SimpleNamespace:
+def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = True) -> SimpleNamespace:
     """What the live part shows this phone: each seat and what the phone may do
     with it, the notes for its seats, what the table waits for, a waiting move;
-    *compact*: the seats on one line (above a seat's kingdom entry); *fragment*: the
-    live part alone (``/t/<code>/live``), without the words table.js draws it with.
+    *compact*: the seats on one line (above a seat's kingdom entry); *with_words*: with
+    the words table.js draws it with (not for ``/t/<code>/live``, the part alone, nor
+    the locked page, which a change only leaves).
 
     table.js draws the same from a pushed change, knowing this phone by its tags
     (:func:`~scorekeeper.table.model.phone_tag` of every secret its cookie keeps for
@@ -418,7 +419,7 @@ def _live(table: Table, phone: Phone, compact: bool = False, fragment: bool = Fa
         next_code=table.next_code,
         checks_required=table.checks_required,
         compact=compact,
-        fragment=fragment,
+        with_words=with_words,
         tags=" ".join(model.phone_tag(table.code, hashed) for hashed in kept),
         lang=str(get_locale() or "en"),
         url=url_for(".live", code=table.code, compact=1) if compact else url_for(".live", code=table.code),
