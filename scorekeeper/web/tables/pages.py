@@ -7,8 +7,9 @@ Thin over :mod:`scorekeeper.table.service` (every change) and
 :mod:`scorekeeper.table.model` (what a phone may do, what the table waits
 for). The live part of a table's pages is rendered here (``/t/<code>/live``)
 and kept up to date by static/js/table.js: each change is pushed to the page
-over its stream (:mod:`scorekeeper.table.live`); the page asks for the live
-part anew when more than the card counts changed. The seat page's script sends
+over its stream (:mod:`scorekeeper.table.live`) with all the page draws of
+it, and the page draws it as ``_live.html`` renders it, asking nothing (the
+live part alone is asked without a stream). The seat page's script sends
 its drafts to the JSON API (``PUT /api/tables/<code>/seats/<n>``, one shape
 and one merge for pages and programs). Without JavaScript: "Refresh" and "Save".
 
@@ -351,8 +352,8 @@ def _screen(table: Table) -> SimpleNamespace:
 def live(code: str):
     """The live part of the table's pages for this phone (seats, cards n/16, done,
     checked, what the table waits for, what this phone's seats need to know),
-    for table.js: asked when its stream (re)connects, when a change pushed to it
-    changed more than the card counts, and every few seconds without a stream.
+    for table.js: asked every few seconds without a stream, when a page is shown
+    again, and by a locked page a change reaches (it has not the words to draw it).
     Its ETag is the table's version with who asks; ``If-None-Match`` gives 304."""
     table = find_table(code)
     phone = this_phone(table)
