@@ -192,7 +192,7 @@ def _weight(client, path: str) -> int:
     return total
 
 
-def test_every_table_page_weighs_at_most_60_kb_with_its_assets_in_every_language(app, client):
+def test_every_table_page_weighs_at_most_72_kb_with_its_assets_in_every_language(app, client):
     players = CASE19["game"]["players"]
     code = start_table(client)
     phones = [client, app.test_client()]
@@ -208,7 +208,9 @@ def test_every_table_page_weighs_at_most_60_kb_with_its_assets_in_every_language
     assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
     for lang in LANGUAGES:
         heaviest[f"locked {lang}"] = _weight(client, f"/t/{code}?lang={lang}")
-    assert max(heaviest.values()) <= 60 * 1024, heaviest
+    # 60 KB until the pages drew their live part from the push (its words and renderer: the
+    # French seat page 59.9 → 70.2 KB as sent uncompressed, 18.1 → 20.9 KB gzipped)
+    assert max(heaviest.values()) <= 72 * 1024, heaviest
 
 
 def test_the_seat_secret_is_an_httponly_lax_cookie_secure_over_https(app):
