@@ -10,6 +10,7 @@ checks off, and ask for a seat and have it moved: every kind of change a table h
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,12 @@ READ = """(html) => {
   const server = new DOMParser().parseFromString(html, "text/html").getElementById("live");
   return [read(document.getElementById("live")), read(server)];
 }"""
+
+
+def _secrets_of(page, code: str) -> list[str]:
+    """The secrets *page*'s phone keeps for table *code* (its cookie)."""
+    cookies = page.context.cookies()
+    return [part for c in cookies if c["name"] == f"sk_table_{code}" for part in c["value"].split(".")]
 
 
 def _same_as_the_server(page, live_server: str, code: str, compact: bool) -> None:
@@ -69,14 +76,16 @@ def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the
 
         asked: dict[str, list[str]] = {"ada": [], "bo": []}
         watching: set[str] = set()
+        pushed: list[str] = []  # every frame the pages' streams received
+
+        def heard(name: str, frame) -> None:
+            pushed.append(str(frame))
+            if str(frame).startswith("40"):
+                watching.add(name)
+
         for name, page in (("ada", ada), ("bo", bo)):
             page.on("request", lambda request, name=name: asked[name].append(request.url))
-            page.on(
-                "websocket",
-                lambda ws, name=name: ws.on(
-                    "framereceived", lambda frame: watching.add(name) if str(frame).startswith("40") else None
-                ),
-            )
+            page.on("websocket", lambda ws, name=name: ws.on("framereceived", lambda frame: heard(name, frame)))
         ada.goto(f"{live_server}/t/{code}")
         bo.goto(f"{live_server}/t/{code}/seat/2?lang=de")
         _until(ada, lambda: watching == {"ada", "bo"}, 10)  # each page connected its stream
@@ -148,6 +157,15 @@ def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the
         if SCREENSHOTS:
             ada.screenshot(path=str(Path(SCREENSHOTS) / "table-pushed.png"), full_page=True)
         assert asked == {"ada": [], "bo": []}, "a page asked for something after a push"
+        # what was pushed holds no secret, no secret's hash and no CSRF token of any page
+        secrets = [started["host_token"], bo_token, cy_token, di_token, *_secrets_of(eve, code)]
+        kept = secrets + [hashlib.sha256(secret.encode()).hexdigest() for secret in secrets]
+        kept += [
+            token
+            for page in (ada, bo, di)
+            for token in page.locator("input[name=csrf_token]").evaluate_all("inputs => inputs.map(i => i.value)")
+        ]
+        assert len(pushed) > 20 and all(token not in frame for token in kept for frame in pushed)
         assert problems_a == problems_b == problems_d == []
     finally:
         for context, _, _ in phones:
