@@ -54,7 +54,18 @@ from .engine import (
     position,
 )
 
-__all__ = ["ENGLISH", "ERROR_IDS", "LANGUAGES", "REASON_IDS", "TRANSLATIONS", "N_", "Words", "words_in"]
+__all__ = [
+    "ENGLISH",
+    "ERROR_IDS",
+    "LANGUAGES",
+    "REASON_IDS",
+    "TRANSLATIONS",
+    "N_",
+    "Words",
+    "sentence",
+    "sentence_case",
+    "words_in",
+]
 
 #: The languages offered, each by its own name. English is the message ids
 #: themselves; every other language has its catalogue in a folder of
@@ -62,6 +73,19 @@ __all__ = ["ENGLISH", "ERROR_IDS", "LANGUAGES", "REASON_IDS", "TRANSLATIONS", "N
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 #: The catalogues' folder (Flask-Babel's translation directory).
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+
+def sentence_case(text: str) -> str:
+    """*text* with its first letter upper case, the rest as it is (``"r1c2 …"`` → ``"R1c2 …"``)."""
+    return text[:1].upper() + text[1:]
+
+
+def sentence(text: str) -> str:
+    """A message standing on its own (beside a field) as a sentence: its first
+    letter upper case and an end mark (the engine's messages are also parts of
+    longer lines, so they have neither): ``"the name is empty"`` → ``"The name is empty."``."""
+    text = sentence_case(text)
+    return text if text.rstrip().endswith((".", "?", "!", "…")) else f"{text}."
 
 
 def N_(message: str) -> str:
@@ -298,6 +322,16 @@ class Words:
 
     def legend_requirement(self, legend: Legend) -> str:
         return self._(legend.requirement)
+
+    def legend_claimed_twice(self, names: Sequence[str], legend: Legend) -> str:
+        """A Legend the players *names* (two or more, by seat) all claim at a shared
+        table: only one may (R6.1)."""
+        return self._(
+            "%(name)s and %(others)s both claim %(legend)s; only one may (R6.1).",
+            name=self.name(names[0]),
+            others=", ".join(self.name(other) for other in names[1:]),
+            legend=self.legend_name(legend),
+        )
 
     def ruleset(self, ruleset: Ruleset) -> str:
         return self._(ruleset.name)

@@ -30,6 +30,7 @@ Cells are numbered 0..15 row by row (``row * 4 + column``), as the engine's king
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
@@ -535,18 +536,31 @@ def check_refusal(table: Table, number: int, phone: Phone, seen: Shown | None) -
     kingdom changed since is not checked unseen; ``None``: asking before
     showing it, the check page's first look)."""
     seat = table.seat(number)
+    why = _why_no_check(table, seat, phone.seats, phone.hashes, seen)
+    if why is None:
+        return None
+    kind, message_id = why
+    return kind(message_id) if message_id in ("table-locked", "check-needs-seat") else kind(message_id, **seat.who())
+
+
+def _why_no_check(
+    table: Table, seat: Seat, seats: frozenset[int], hashes: frozenset[str], seen: Shown | None
+) -> tuple[type[GameError], str] | None:
+    """:func:`check_refusal`'s refusal, its kind and message id, for the phone holding
+    *seats* with the secrets hashed *hashes* (asked for each phone at every announcement:
+    no error made for it)."""
     if table.locked:
-        return TableConflict("table-locked")
-    if not phone.seats:
-        return NotAllowed("check-needs-seat")
-    if phone.holds(number):
-        return TableConflict("check-own-seat", **seat.who())
-    if phone.hashes & seat.entered_by:
-        return TableConflict("check-entered", **seat.who())
+        return TableConflict, "table-locked"
+    if not seats:
+        return NotAllowed, "check-needs-seat"
+    if seat.number in seats:
+        return TableConflict, "check-own-seat"
+    if hashes & seat.entered_by:
+        return TableConflict, "check-entered"
     if not seat.done:
-        return TableConflict("check-not-done", **seat.who())
+        return TableConflict, "check-not-done"
     if seen is not None and seen != seat.shown:
-        return TableConflict("check-kingdom-changed", **seat.who())
+        return TableConflict, "check-kingdom-changed"
     return None
 
 
@@ -763,3 +777,48 @@ def look(table: Table) -> str:
         ],
     ]
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+# -- what a page draws from an announcement, no secret's hash in it
+
+
+@functools.lru_cache(maxsize=4096)  # each phone's, at every announcement of its table
+def phone_tag(code: str, holder: str) -> str:
+    """The tag of the phone whose secret hashes to *holder* (:func:`secret_hash`) at
+    table *code*: 12 hex digits (BLAKE2b, keyed with the code) that name the phone
+    on every page of the table. A page knows its own phone's tags (from the secrets
+    its cookie keeps), so it knows from an announcement which seats are its own and
+    whether it is the host's. A tag is no secret: it cannot be turned back into a
+    hash or a secret, and it lets nobody act (acting takes the secret)."""
+    key = b"scorekeeper phone tag " + code.encode()
+    return hashlib.blake2b(holder.encode(), digest_size=6, key=key).hexdigest()
+
+
+def checkers(table: Table, seat: Seat) -> tuple[str, ...]:
+    """The hashes of the phones at *table* (each seat's holder, once) that may check
+    *seat* now, as :func:`check_refusal` says for each: not the seat's own phone, not
+    one that entered its cards, only once it is done (none once locked)."""
+    if table.locked or not seat.done:  # the common case, asked at every card: nobody
+        return ()
+    held: dict[str, set[int]] = {}
+    for other in table.seats:
+        held.setdefault(other.holder, set()).add(other.number)
+    return tuple(
+        holder
+        for holder, numbers in held.items()
+        if _why_no_check(table, seat, frozenset(numbers), frozenset((holder,)), None) is None
+    )
+
+
+def move_dict(table: Table, now: datetime) -> dict[str, object] | None:
+    """The request to move a seat waiting at *now*, as pages draw it: ``{"seat": its
+    number or null for the host's role, "asker": the asking phone's tag, "by": [the
+    seats the asking phone holds already]}``; ``None`` when none waits (or locked)."""
+    move = None if table.locked else table.pending_move(now)
+    if move is None:
+        return None
+    return {
+        "seat": move.seat,
+        "asker": phone_tag(table.code, move.asker),
+        "by": [seat.number for seat in table.seats if seat.holder == move.asker],
+    }

@@ -59,6 +59,12 @@ def expire() -> int:
     return rows.expire_tables(now() - EXPIRES_AFTER)
 
 
+def read(code: str) -> Table | None:
+    """Table *code* as stored (*code* as :func:`~.model.normalise_code` gives it), locked,
+    open or expired (nothing is removed here); ``None`` if there is none. One query."""
+    return _read(code)
+
+
 def _read(code: str) -> Table | None:
     """Table *code* (as stored: :func:`.model.normalise_code`) from its rows; ``None`` if there is none."""
     row = rows.read(code)

@@ -35,6 +35,8 @@ from ..engine import (
 from ..words import LANGUAGES as LANGUAGES
 from ..words import N_ as N_
 from ..words import Words
+from ..words import sentence as sentence
+from ..words import sentence_case as sentence_case
 from .extensions import babel
 from .forms import KEYS
 
@@ -189,19 +191,6 @@ def bdi(name: str) -> Markup:
     """A player's name (or other text a player typed) isolated for the page:
     ``<bdi>سارة</bdi>``, so right-to-left names keep their neighbours in place."""
     return Markup("<bdi>%s</bdi>") % name
-
-
-def sentence_case(text: str) -> str:
-    """*text* with its first letter upper case, the rest as it is (``"r1c2 …"`` → ``"R1c2 …"``)."""
-    return text[:1].upper() + text[1:]
-
-
-def sentence(text: str) -> str:
-    """A message standing on its own (beside a field) as a sentence: its first
-    letter upper case and an end mark (the engine's messages are also parts of
-    longer lines, so they have neither): ``"the name is empty"`` → ``"The name is empty."``."""
-    text = sentence_case(text)
-    return text if text.rstrip().endswith((".", "?", "!", "…")) else f"{text}."
 
 
 def bold_names(names: Iterable[str]) -> Markup:

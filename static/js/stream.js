@@ -11,7 +11,8 @@
 // open ("0"), ping ("2") and pong ("3"), connect ("40"), events ("42"), acknowledgements
 // ("42<id>" out, "43<id>" back), a refusal ("44").
 //
-// var stream = TableStream({ ticket: …, lang: … }, { connected: fn, dropped: fn(lost) });
+// var stream = TableStream({ ticket: …, lang: …, version: … }, { connected: fn, dropped: fn(lost) });
+//   (the first argument may be a function giving it at each connection: the version shown then)
 //   stream.on("table", fn)          an event pushed to the page
 //   stream.emit(event, data, ack)   sent at once if watching (true), else false; ack(answer)
 //                                   gets the server's acknowledgement, or null when none came
@@ -49,7 +50,7 @@
           var handshake = JSON.parse(data.slice(1));
           beat = handshake.pingInterval + handshake.pingTimeout;
           alive();
-          socket.send("40" + JSON.stringify(auth));
+          socket.send("40" + JSON.stringify(typeof auth === "function" ? auth() : auth));
         } else if (data === "2") {
           socket.send("3");
           alive();

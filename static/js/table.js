@@ -2,6 +2,8 @@
 // (stream.js, loaded before this file), and a seat's kingdom is sent as drafts at every change
 // (kept in the tab until the server has it): acknowledged events on the open stream, else the
 // JSON API's PUT (the same draft, the same answer).
+// Each change pushed carries all the page draws of the table (drawn here, asking nothing), and a
+// page connecting says the version it shows, so that what it missed comes pushed too.
 // Everything received carries the table's version: the page never shows an older state than
 // one it has shown. Without a stream (a proxy that cuts it) the live part is asked for every
 // 10 s; without this file the pages work with "Refresh" and "Save" buttons.
@@ -33,7 +35,8 @@
   }
   function offline() { trouble("offline", status.dataset.offline); }
 
-  // -- the live part: counts patched in place, the rest asked for anew when it changed
+  // -- the live part: counts patched in place; the rest drawn from the change pushed, as
+  // templates/tables/_live.html renders it, in the page's words (its <template id="live-words">)
 
   function counts(table) {
     var format = live.dataset.cards;
@@ -42,6 +45,138 @@
         span.textContent = format.replace("9999", seat.cards_entered);
       });
     });
+  }
+  var words = document.getElementById("live-words"), tags = (live.dataset.tags || "").split(" ");
+  function element(tag, attributes) {
+    var made = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) { made.setAttribute(name, attributes[name]); });
+    for (var i = 2; i < arguments.length; i++) { if (arguments[i] !== null) { made.append(arguments[i]); } }
+    return made;
+  }
+  // The sentence *key* of the page's words, its slots filled with *values* as text: a <bdi> slot
+  // stays (the name isolated by it), any other is replaced by its text.
+  function say(key, values) {
+    var part = words.content.querySelector("[data-w='" + key + "']").cloneNode(true);
+    part.querySelectorAll("[data-slot]").forEach(function (slot) {
+      var value = String(values[slot.dataset.slot]);
+      if (slot.tagName === "BDI") { slot.textContent = value; } else { slot.replaceWith(value); }
+    });
+    var said = document.createDocumentFragment();
+    while (part.firstChild) { said.append(part.firstChild); }
+    return said;
+  }
+  function isolated(name) { return "\u2068" + name + "\u2069"; }
+  function cardsOf(seat) {
+    return element("span", { "class": "seat-cards", "data-seat": seat.seat }, live.dataset.cards.replace("9999", seat.cards_entered));
+  }
+  function address(kind, number) { return words.dataset[kind].replace(/0$/, number); }
+  function mine(tag) { return tags.indexOf(tag) >= 0; }
+  // What this phone holds at the table, as the server writes it (data-phone): "host:1,2".
+  function holdings(table) {
+    var seats = table.seats.filter(function (s) { return mine(s.holder); }).map(function (s) { return s.seat; });
+    return (mine(table.host) ? "host" : "") + ":" + seats.sort(function (a, b) { return a - b; }).join(",");
+  }
+  // The live part of *table* for this phone, from the change pushed: false without the page's words.
+  function draw(table) {
+    if (!words) { return false; }
+    if (holdings(table) !== live.dataset.phone) {  // a seat or the host's role moved here, or away
+      if (!leaving) { leaving = true; window.location.reload(); }
+      return true;
+    }
+    var compact = live.hasAttribute("data-compact"), parts = [];
+    var names = {}, ours = [], host = mine(table.host), hostName = null;
+    table.seats.forEach(function (s) {
+      names[s.seat] = s.name;
+      if (mine(s.holder)) { ours.push(s.seat); }
+      if (hostName === null && s.holder === table.host) { hostName = s.name; }
+    });
+    var notes = [];
+    table.seats.forEach(function (s) {
+      if ((mine(s.holder) || host) && s.wrong_cell !== null) {
+        var where = { checker: isolated(names[s.wrong_by] || "?"), row: Math.floor(s.wrong_cell / 4) + 1, column: s.wrong_cell % 4 + 1, name: isolated(s.name) };
+        notes.push(say(mine(s.holder) ? "note-mine" : "note", where));
+      }
+    });
+    ((table.notes || {})[live.dataset.lang] || []).forEach(function (note) { notes.push(note); });
+    if (notes.length) {
+      var box = element("div", { "class": "alert", role: "alert", id: "table-notes" }), seen = {};
+      notes.forEach(function (note) {  // each once, as the server lists them
+        var p = element("p", {}, note), text = p.textContent;
+        if (!seen[text]) { seen[text] = true; box.append(p); }
+      });
+      parts.push(box);
+    }
+    var move = table.locked ? null : table.move;
+    if (move) {
+      var asked = move.seat ? names[move.seat] : null, request = element("div", { "class": "notice move-request", id: "move-request" });
+      if (mine(move.asker)) {
+        request.append(element("p", {}, asked ? say("move-mine-seat", { name: asked }) : say("move-mine-host", {})));
+      } else {
+        var by = move.by.map(function (n) { return isolated(names[n]); }).join(", ");
+        var key = (by ? "move-by-" : "move-") + (asked ? "seat" : "host");
+        request.append(element("p", {}, say(key, { name: asked, asker: by })));
+        if (host || ours.length) { request.append("\n", say("move-answer", {})); }
+      }
+      parts.push(request);
+    }
+    var waits = table.locked ? [] : table.waiting.filter(function (w) { return !(compact && w.what === "entering"); });
+    if (waits.length) {
+      var waiting = element("p", { "class": "waiting", id: "waiting" });
+      waits.forEach(function (w) {
+        var s = table.seats.filter(function (x) { return x.seat === w.seat; })[0], you = s && mine(s.holder) && ours.length === 1;
+        var wait = element("span", { "class": "wait" });
+        if (w.what === "lock") {
+          if (host) { wait.append(say("lock-you", {})); } else {
+            wait.append(hostName !== null ? say("lock-named", { name: hostName }) : say("lock", {}), " ", say("host-gone", {}));
+          }
+        } else if (w.what === "players" || w.what === "move") {
+          wait.append(say(w.what, {}));
+        } else {
+          wait.append(say(you && w.what !== "checking" ? w.what + "-you" : w.what, { name: s.name }));
+          if (w.what === "entering") { wait.append(" (", cardsOf(s), ")."); }
+        }
+        waiting.append(wait, " ");
+      });
+      parts.push(waiting);
+    }
+    if (compact) {
+      var line = element("p", { "class": "seats-line", id: "seats" });
+      table.seats.forEach(function (s) {
+        var mark = { wrong: [" · ", say("wrong", {})], checked: [" ✓"], done: [" · ", say("is-done", {})], entering: [] }[s.state];
+        line.append(element("span", { "class": "seat-brief" + (s.done ? " done" : "") }, element("bdi", {}, s.name), " ", cardsOf(s)));
+        mark.forEach(function (part) { line.lastChild.append(part); });
+      });
+      parts.push(line);
+    } else if (table.seats.length) {
+      var list = element("ul", { "class": "seats", id: "seats" });
+      table.seats.forEach(function (s) {
+        var held = mine(s.holder), state = element("span", { "class": "seat-state" });
+        if (s.state === "wrong") { state.append(element("span", { "class": "wrong" }, say("wrong", {}))); }
+        else if (s.state === "checked") { state.append(element("span", { "class": "checked" }, "✓ ", say("checked-by", { name: names[s.checked_by] || "" }))); }
+        else if (s.state === "done") { state.append(element("span", { "class": "is-done" }, say("is-done", {}), table.checks_required ? ", " : null, table.checks_required ? say("not-checked", {}) : null)); }
+        else { state.append(say("entering-now", {})); }
+        var item = element("li", { "class": "seat" + (s.done ? " done" : "") + (held ? " mine" : ""), id: "seat-" + s.seat },
+          element("span", { "class": "seat-name" }, element("bdi", {}, s.name)), " ", cardsOf(s), " ", state);
+        if (!table.locked) {
+          var enter = ours.length === 1 ? say("yours", {}) : say("enter-for", { name: isolated(s.name) });
+          if (held) { item.append(" ", element("a", { "class": "button" + (s.done ? "" : " primary"), href: address("seatUrl", s.seat), id: "enter-" + s.seat }, enter)); }
+          else if (host) { item.append(" ", element("a", { "class": "enter-other", href: address("seatUrl", s.seat), id: "enter-" + s.seat }, say("enter-for", { name: isolated(s.name) }))); }
+          if (!held && s.checkers.some(mine)) {
+            item.append(" ", element("a", { "class": "button" + (s.checked_by ? "" : " primary"), href: address("checkUrl", s.seat), id: "check-" + s.seat }, say("check", { name: isolated(s.name) })));
+          }
+        }
+        list.append("\n", item);
+      });
+      list.append("\n");
+      parts.push(list);
+    } else {
+      parts.push(element("p", { "class": "no-seats" }, say("no-seats", {})));
+    }
+    live.replaceChildren();
+    parts.forEach(function (part) { live.append(part, "\n"); });
+    shown = { version: table.version, look: table.look };
+    live.dataset.version = table.version;
+    return true;
   }
   var checkForm = document.getElementById("check-form");
   function checkedAnew(table) {  // a check page: the kingdom it shows changed meanwhile, shown anew
@@ -52,21 +187,21 @@
     // anew, with what it showed: the server marks and says what changed
     if (!same && !leaving) { leaving = true; location.replace("?before=" + encodeURIComponent(checkForm.elements.seen.value)); }
   }
-  function received(table) {  // a change pushed over the stream
+  function received(table) {  // a change pushed over the stream: all the page draws, nothing asked
     if (table.version <= shown.version) { return; }
     latest = table;
     seatPage.table(table);
     if (checkForm && !table.locked) { checkedAnew(table); }
     if (table.locked && (!locked || table.next_code)) { leave(); return; }
-    if (table.look !== shown.look) { refresh(); return; }
+    if (table.look !== shown.look) { if (!draw(table)) { refresh(); } return; }
     counts(table);
     shown.version = table.version;
   }
   function leave() {
     if (!leaving) { leaving = true; stream.stop(); seatPage.left(); window.location.href = live.dataset.table; }
   }
-  // The live part as the server renders it for this phone now (after a reconnection, a change
-  // of more than the counts, and every SLOW_POLL ms without a stream).
+  // The live part as the server renders it for this phone now (every SLOW_POLL ms without a
+  // stream, when the page is shown again, and for a change pushed to a page without the words).
   function refresh() {
     if (asking) { again = true; return; }
     asking = true;
@@ -109,11 +244,14 @@
   // version shown; without it (lost, refused, or a proxy that cuts it) the live part is asked for
   // every SLOW_POLL ms, and "No connection" said when its silence or the browser said it was lost.
 
-  var poll = null, stream = window.TableStream({ ticket: live.dataset.ticket, lang: document.documentElement.lang }, {
-    connected: function () {
+  var poll = null, stream = window.TableStream(function () {  // at each (re)connection: the version shown
+    return { ticket: live.dataset.ticket, lang: document.documentElement.lang, version: shown.version };
+  }, {
+    connected: function () {  // watching: what changed since the version shown comes pushed
       clearInterval(poll);
       poll = null;
-      refresh();
+      trouble("stale", "");
+      trouble("offline", "");
     },
     dropped: function (lost) {
       if (lost) { offline(); }

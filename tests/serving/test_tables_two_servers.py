@@ -143,5 +143,18 @@ def test_a_change_made_on_one_instance_reaches_a_phone_streaming_from_the_other(
         versions = [state["version"] for state in seen]
         assert versions == sorted(versions) and versions[-1] == drafted.json()["version"]
         assert [state["seats"][0]["cards_entered"] for state in seen[1:]] == list(range(1, 17))  # every change
+
+        # a page connecting behind (it showed version 1) is sent the table as it is, at once, alone;
+        # one that shows the table as it is is sent nothing
+        for shown, told_now in ((1, True), (versions[-1], False)):
+            caught: list[dict] = []
+            late = socketio.Client(reconnection=False)
+            late.on("table", caught.append)
+            late.connect(streams, transports=["websocket"], auth={"ticket": ticket, "version": shown}, wait_timeout=10)
+            try:
+                late.sleep(1)
+            finally:
+                late.disconnect()
+            assert [state["version"] for state in caught] == ([versions[-1]] if told_now else [])
     for log in ("pages.log", "live.log"):
         assert "Traceback" not in (tmp_path / log).read_text()

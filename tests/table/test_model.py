@@ -40,13 +40,16 @@ from scorekeeper.table.model import (
     ask_to_move,
     check,
     check_refusal,
+    checkers,
     derived_secret,
     game_to_lock,
     identify,
     lock_refusals,
     look,
     merged,
+    move_dict,
     normalise_code,
+    phone_tag,
     play_again_seats,
     read_cells,
     read_draft,
@@ -59,6 +62,7 @@ from scorekeeper.table.model import (
     take_seat,
     waiting_for,
 )
+from scorekeeper.web.tables.wire import push
 from scorekeeper.words import ENGLISH
 from tests.conftest import CASE_FILES, examples, load_case
 
@@ -884,6 +888,64 @@ def test_a_seats_state_is_wrong_then_checked_then_done_then_entering():
     assert fixing.seat(2).state == "wrong" and fixing.seat(2).cards_entered == 15
     # done again after looking at it: the report goes
     assert enter(wrong, 2, done=True).seat(2).state == "done"
+
+
+def test_no_announcement_carries_a_secret_or_its_hash():
+    """A phone tag names a phone to the pages; acting takes the secret, whose hash never leaves."""
+    asked = ask_to_move(entered(), 2, secret_hash("secret-of-a-new-phone"), T0)
+    for table in (
+        seated(),
+        entered(),
+        all_checked(),
+        report_wrong(entered(), 1, phone(entered(), BO), 5, entered().seat(1).shown),
+        asked,
+    ):
+        said = str(push(table))
+        for secret in (*SECRETS, "secret-of-a-new-phone"):
+            assert secret not in said and secret_hash(secret) not in said
+
+
+# -- what a page draws from an announcement
+
+
+def test_a_phone_tag_is_short_the_same_at_one_table_and_another_at_another():
+    hashed = secret_hash(BO)
+    assert phone_tag("ABC234", hashed) == phone_tag("ABC234", hashed)
+    assert len(phone_tag("ABC234", hashed)) == 12 and phone_tag("ABC234", hashed) != phone_tag("XYZ789", hashed)
+    assert phone_tag("ABC234", hashed) != phone_tag("ABC234", secret_hash(CY))
+    assert hashed[:12] != phone_tag("ABC234", hashed)
+
+
+def test_checkers_are_the_phones_check_refusal_allows_never_the_seats_own_nor_one_that_entered_it():
+    table = entered()
+    tags = {secret: phone_tag("ABC234", secret_hash(secret)) for secret in SECRETS}
+    for seat in table.seats:
+        allowed = [s for s in SECRETS if check_refusal(table, seat.number, phone(table, s), None) is None]
+        assert checkers(table, seat) == tuple(secret_hash(s) for s in allowed)
+        assert push(table)["seats"][seat.number - 1]["checkers"] == [tags[s] for s in allowed]
+    assert checkers(table, table.seat(2)) == tuple(secret_hash(s) for s in (HOST, CY, DI))
+    # the host entered a card of Cy's: the host's phone no longer checks it
+    changed = enter(table, 3, HOST, cells=with_cell(KINGDOMS[2], 0, "forest"), done=True)
+    assert secret_hash(HOST) not in checkers(changed, changed.seat(3))
+    assert checkers(seated(), seated().seat(1)) == ()  # not done: nobody
+    assert checkers(all_checked()._replace(locked=True), all_checked().seat(1)) == ()
+
+
+def test_a_waiting_move_is_drawn_with_the_askers_tag_and_the_seats_it_holds_until_it_expires():
+    table = ask_to_move(entered(), 1, secret_hash(BO), T0)  # Bo's phone asks to carry on for Ada
+    assert move_dict(table, T0 + timedelta(minutes=1)) == {
+        "seat": 1,
+        "asker": phone_tag("ABC234", secret_hash(BO)),
+        "by": [2],
+    }
+    assert waiting_for(table, T0 + timedelta(minutes=1))[0] == Waiting("move", 1)
+    new_phone = ask_to_move(entered(), None, secret_hash("a new phone"), T0)
+    assert move_dict(new_phone, T0) == {
+        "seat": None,
+        "asker": phone_tag("ABC234", secret_hash("a new phone")),
+        "by": [],
+    }
+    assert move_dict(table, T0 + MOVE_EXPIRES_AFTER) is None
 
 
 # -- codes, secrets, expiry

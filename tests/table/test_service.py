@@ -37,7 +37,6 @@ from scorekeeper.table.model import (
     secret_hash,
 )
 from scorekeeper.web.tables import stream as live
-from scorekeeper.web.tables.wire import push
 from tests.conftest import CASE_FILES, load_case, make_test_app
 
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))
@@ -351,8 +350,8 @@ def test_every_committed_change_is_announced_once_with_its_version_and_seats(db_
             result = change()
             table = result if isinstance(result, Table) else result[0]
             (event,) = announced(stream)
-            assert event["version"] == table.version == version and event == push(table)
-            assert event["seats"] == push(service.find(code))["seats"]
+            assert event["version"] == table.version == version and event == live.announcement(table)
+            assert event["seats"] == live.announcement(service.find(code))["seats"]
         assert event["seats"][0]["checked_by"] == 2 and not event["checks_required"]
         service.lock(code, [host])
         (event,) = announced(stream)
@@ -380,7 +379,7 @@ def test_an_announced_table_is_the_table_read_back_its_look_included(db_app):
         ):
             change()
             (event,) = announced(stream)
-            assert event == push(service.find(table.code)), event["version"]
+            assert event == live.announcement(service.find(table.code)), event["version"]
 
 
 def test_a_refused_change_announces_nothing(db_app):

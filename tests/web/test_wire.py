@@ -18,6 +18,7 @@ from scorekeeper.web.api.openapi import contract
 from scorekeeper.web.tables import wire
 from tests.table import test_service as at_the_table
 from tests.table.test_model import (
+    BO,
     HOST,
     KINGDOMS,
     PLAYERS,
@@ -69,6 +70,14 @@ def test_the_push_has_the_shape_every_phone_reads():
         "locked": False,
         "next_code": None,
         "expires_at": "2026-12-01T19:00:00+00:00",
+        "host": model.phone_tag("ABC234", secret_hash(HOST)),
+        "waiting": [
+            {"what": "entering", "seat": 1},
+            {"what": "entering", "seat": 2},
+            {"what": "legend", "seat": 1},
+            {"what": "legend", "seat": 2},
+        ],
+        "move": None,
         "seats": [
             {
                 "seat": 1,
@@ -82,6 +91,8 @@ def test_the_push_has_the_shape_every_phone_reads():
                 "kingdom": PLAYERS[0]["kingdom"][0] + [None] * 12,  # row by row: the first row, then 12 blanks
                 "legends": ["tribes-humans"],
                 "legend_clashes": [{"legend": "tribes-humans", "seats": [2]}],
+                "holder": model.phone_tag("ABC234", secret_hash(HOST)),
+                "checkers": [],
             },
             {
                 "seat": 2,
@@ -95,6 +106,8 @@ def test_the_push_has_the_shape_every_phone_reads():
                 "kingdom": [None] * 16,
                 "legends": ["tribes-humans"],
                 "legend_clashes": [{"legend": "tribes-humans", "seats": [1]}],
+                "holder": model.phone_tag("ABC234", secret_hash(BO)),
+                "checkers": [],
             },
         ],
     }
@@ -102,7 +115,8 @@ def test_the_push_has_the_shape_every_phone_reads():
     assert (locked["locked"], locked["expires_at"], locked["next_code"]) == (True, None, "XYZ789")
     assert locked["seats"][3]["checked_by"] == 1 and locked["seats"][3]["state"] == "checked"
     assert locked["seats"][3]["kingdom"] == list(KINGDOMS[3])
-    assert "holder" not in str(locked) and secret_hash(HOST) not in str(locked)  # no secret's hash in any answer
+    assert (locked["waiting"], locked["move"], [s["checkers"] for s in locked["seats"]]) == ([], None, [[]] * 4)
+    assert secret_hash(HOST) not in str(locked)  # no secret's hash in any answer: tags name the phones
     checked = all_checked()
     wrong = report_wrong(checked, 2, phone(checked, HOST), 5, checked.seat(2).shown)
     seat = valid(wire.push(wrong), "Push")["seats"][1]
@@ -136,9 +150,11 @@ def test_real_answers_and_pushes_are_valid_by_the_generated_schemas(db_app):
     assert [s["state"] for s in pushed["seats"]] == ["checked"] * 4
     state = valid(client.get(f"/api/tables/{code}", headers={"Authorization": f"Bearer {host}"}).json, "Table")
     assert [s["kingdom"] for s in state["seats"]] == [list(cells) for cells in KINGDOMS]
-    assert {key: state[key] for key in pushed} == pushed | {"seats": state["seats"]}
+    assert "More Elves than a 4-player deck holds" in pushed["notes"]["en"][0]  # case 19's deck warning (R1)
+    shared = {key: value for key, value in pushed.items() if key != "notes"}  # the push's own: its notes
+    assert {key: state[key] for key in shared} == shared | {"seats": state["seats"]}
     # the API's table is the push's members with its own: the join link, who asks, each seat's points
-    assert set(state) - set(pushed) == {"url", "you"}
+    assert set(state) - set(shared) == {"url", "you"}
     assert set(state["seats"][0]) - set(pushed["seats"][0]) == {"rows", "total", "points"}
 
 

@@ -7,10 +7,12 @@ Thin over :mod:`scorekeeper.table.service` (every change) and
 :mod:`scorekeeper.table.model` (what a phone may do, what the table waits
 for). The live part of a table's pages is rendered here (``/t/<code>/live``)
 and kept up to date by static/js/table.js: each change is pushed to the page
-over its stream (:mod:`.stream`); the page asks for the live
-part anew when more than the card counts changed. The seat page's script sends
-its drafts to the JSON API (``PUT /api/tables/<code>/seats/<n>``, one shape
-and one merge for pages and programs). Without JavaScript: "Refresh" and "Save".
+over its stream (:mod:`.stream`) with all the page draws of
+it, and the page draws it as ``_live.html`` renders it, asking nothing (the
+live part alone is asked without a stream). The seat page's script sends
+its drafts on its stream as acknowledged events (the JSON API's
+``PUT /api/tables/<code>/seats/<n>`` without one: one shape and one merge for pages and
+programs). Without JavaScript: "Refresh" and "Save".
 
 Every page here is sent ``Cache-Control: no-store``: it holds what a phone
 holds at the table (the host's locked page, a private link).
@@ -35,7 +37,6 @@ from ...engine import (
     GameErrors,
     Row,
     UnknownCard,
-    cards_over_deck,
     get_ruleset,
     position,
 )
@@ -58,7 +59,6 @@ from ..i18n import (
     error_text,
     gettext,
     isolated,
-    legend_name,
     row_name,
     sentence,
     words,
@@ -234,7 +234,7 @@ def _locked_page(table: Table):
         private_link=private,
         saved_group=group,
         joinable_group=game_group if joinable else None,
-        live=_live(table, phone),
+        live=_live(table, phone, with_words=False),
     )
 
 
@@ -353,8 +353,8 @@ def _screen(table: Table) -> SimpleNamespace:
 def live(code: str):
     """The live part of the table's pages for this phone (seats, cards n/16, done,
     checked, what the table waits for, what this phone's seats need to know),
-    for table.js: asked when its stream (re)connects, when a change pushed to it
-    changed more than the card counts, and every few seconds without a stream.
+    for table.js: asked every few seconds without a stream, when a page is shown
+    again, and by a locked page a change reaches (it has not the words to draw it).
     Its ETag is the table's version with who asks; ``If-None-Match`` gives 304."""
     table = find_table(code)
     phone = this_phone(table)
@@ -363,16 +363,22 @@ def live(code: str):
     if matching_etag(tag) is not None:
         response = Response(status=304)
     else:
-        response = Response(render_template("tables/_live.html", live=_live(table, phone, compact)))
+        response = Response(render_template("tables/_live.html", live=_live(table, phone, compact, with_words=False)))
     response.set_etag(tag)
     response.headers["X-Table-Version"] = str(table.version)
     return response
 
 
-def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
+def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = True) -> SimpleNamespace:
     """What the live part shows this phone: each seat and what the phone may do
     with it, the notes for its seats, what the table waits for, a waiting move;
-    *compact*: the seats on one line (above a seat's kingdom entry)."""
+    *compact*: the seats on one line (above a seat's kingdom entry); *with_words*: with
+    the words table.js draws it with (not for ``/t/<code>/live``, the part alone, nor
+    the locked page, which a change only leaves).
+
+    table.js draws the same from a pushed change, knowing this phone by its tags
+    (:func:`~scorekeeper.table.model.phone_tag` of every secret its cookie keeps for
+    the table, one that holds nothing yet too: the asker of a move)."""
     names = {seat.number: seat.name for seat in table.seats}
     seats = [
         SimpleNamespace(
@@ -385,7 +391,8 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         for seat in table.seats
     ]
     move = None if table.locked else table.pending_move(service.now())
-    asked_here = move is not None and move.asker in {model.secret_hash(s) for s in cookie_secrets(table.code)}
+    kept = [model.secret_hash(secret) for secret in cookie_secrets(table.code)]
+    asked_here = move is not None and move.asker in kept
     host_seat = table.host_seat
     return SimpleNamespace(
         code=table.code,
@@ -414,14 +421,20 @@ def _live(table: Table, phone: Phone, compact: bool = False) -> SimpleNamespace:
         next_code=table.next_code,
         checks_required=table.checks_required,
         compact=compact,
+        with_words=with_words,
+        tags=" ".join(model.phone_tag(table.code, hashed) for hashed in kept),
+        lang=str(get_locale() or "en"),
         url=url_for(".live", code=table.code, compact=1) if compact else url_for(".live", code=table.code),
     )
 
 
 def _notes(table: Table, phone: Phone) -> list[str]:
     """What this phone's seats need to know (a card reported wrong: to its owner as
-    "your kingdom", to the host by name), and every phone (a Legend two seats
-    claim, R6.1; more copies of a card than the deck holds once all are done, R1)."""
+    "your kingdom", to the host by name), then what every phone does
+    (:func:`.stream.notes`: a Legend two seats claim, R6.1; more
+    copies of a card than the deck holds once all are done, R1). table.js writes
+    the same from an announcement: the first from the words of ``_live_words.html``,
+    the others as the announcement carries them in the page's language."""
     names = {seat.number: isolated(seat.name) for seat in table.seats}  # read on the page, in a sentence
     notes = []
     for seat in table.seats:
@@ -440,20 +453,7 @@ def _notes(table: Table, phone: Phone) -> list[str]:
                     **where,
                 )
             notes.append(note)
-        for legend, others in table.legend_clashes(seat).items():
-            claimants = sorted({seat.number, *others})  # one note per Legend, the same on every phone
-            notes.append(
-                gettext(
-                    "%(name)s and %(others)s both claim %(legend)s; only one may (R6.1).",
-                    name=names.get(claimants[0], "?"),
-                    others=", ".join(names.get(other, "?") for other in claimants[1:]),
-                    legend=legend_name(LEGENDS_BY_ID[legend]),
-                )
-            )
-    if len(table.seats) > 1 and all(seat.done for seat in table.seats) and not table.locked:
-        # every kingdom entered: more copies of a card than the deck holds is an entry to check (R1)
-        notes += [sentence(words().warning(warning)) for warning in cards_over_deck([s.cards for s in table.seats])]
-    return notes
+    return notes + streams.notes(table, words())
 
 
 @bp.post("/t/<code>/seats")

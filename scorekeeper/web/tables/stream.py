@@ -16,8 +16,15 @@ no long-polling: any stream worker may take any connection, no sticky
 sessions; ``static/js/stream.js``) with a *ticket* from the page that showed
 the table (the table's code signed with the app's key, :func:`ticket`):
 watching needs no database, and nobody watches a table whose code they only
-guessed. It is told nothing on connecting; the page asks ``/t/<code>/live``
-once connected, so a reconnected page catches up from the version it last saw.
+guessed. The page sends the version it shows with its ticket; when the table has
+changed since (a page reconnected after a cut, an offline spell, the background),
+the table is pushed to that connection alone (one read of the table's rows per such
+connection), so a reconnected page catches up without asking.
+
+An announcement (:func:`announcement`) is all a page draws of the table, so that no
+page asks for anything after it: :func:`~scorekeeper.web.tables.wire.push` and, when
+there are any, the notes every phone reads alike in every language of the app
+(:func:`notes`).
 
 A seat page sends its drafts on its open stream too (:func:`_draft`, the
 ``draft`` event, acknowledged): the JSON API's ``PUT …/seats/<n>`` body with
@@ -44,17 +51,20 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import socketio
 from flask import Flask, current_app, request
-from flask_socketio import SocketIO, disconnect, join_room
+from flask_socketio import SocketIO, disconnect, emit, join_room
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from ...engine import LEGENDS_BY_ID, DeckWarning, cards_over_deck
 from ...store.db import db
-from ...table import events
+from ...table import events, service
 from ...table.model import Table, normalise_code
-from .wire import push
+from ...words import LANGUAGES, Words, sentence, words_in
+from .wire import Push, push
 
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
@@ -93,7 +103,48 @@ def announce(table: Table) -> None:
     if isinstance(manager, _RedisAnnouncements):
         manager.announce(table)
     elif _watched(manager, table.code):
-        streams.emit(EVENT, push(table), to=table.code)
+        streams.emit(EVENT, announcement(table), to=table.code)
+
+
+def announcement(table: Table) -> Push:
+    """What a change of *table* pushes: :func:`~scorekeeper.web.tables.wire.push`, and
+    ``"notes": {language: [sentence, …]}`` for each of :data:`~scorekeeper.words.LANGUAGES`
+    when :func:`notes` has any (rarely: a Legend claimed twice, a full deck over)."""
+    state = push(table)
+    said = _noted(table)
+    if said[0] or said[1]:
+        state["notes"] = {language: _written(said, words_in(language, isolate_names=True)) for language in LANGUAGES}
+    return state
+
+
+def notes(table: Table, words: Words) -> list[str]:
+    """The notes every phone at *table* reads alike, in *words*' language: each Legend
+    two seats claim, once, naming them by seat (R6.1); once every seat is done and
+    before the lock, more copies of a card than the deck holds (R1)."""
+    return _written(_noted(table), words)
+
+
+_Noted = tuple[list[tuple[list[str], str]], tuple[DeckWarning, ...]]
+
+
+def _noted(table: Table) -> _Noted:
+    """What :func:`notes` says, before its words: each Legend claimed twice with its
+    claimants' names (by seat), and the deck's warnings."""
+    clashes = []
+    for seat in table.seats:
+        for legend, others in table.legend_clashes(seat).items():
+            if seat.number < min(others):  # said once, by its first claimant
+                clashes.append(([s.name for s in table.seats if s.number == seat.number or s.number in others], legend))
+    warnings: tuple[DeckWarning, ...] = ()
+    if len(table.seats) > 1 and all(seat.done for seat in table.seats) and not table.locked:
+        warnings = cards_over_deck([s.cards for s in table.seats])
+    return clashes, warnings
+
+
+def _written(noted: _Noted, words: Words) -> list[str]:
+    clashes, warnings = noted
+    said = [words.legend_claimed_twice(names, LEGENDS_BY_ID[legend]) for names, legend in clashes]
+    return said + [sentence(words.warning(warning)) for warning in warnings]
 
 
 def _watched(manager: Any, code: str) -> bool:
@@ -128,8 +179,9 @@ def _serializer() -> URLSafeSerializer:
 
 def _watch(auth: object = None) -> bool:
     """A page starts watching the table its ticket names; any other connection is refused.
-    The stream keeps the table's code (the only table it may send drafts for) and the
-    page's language (``"lang"``, beside the ticket)."""
+    A page that says the version it shows (``"version"``) and is behind is sent the table
+    as it is now, alone (:func:`_catch_up`). The stream keeps the table's code (the only
+    table it may send drafts for) and the page's language (``"lang"``, beside the ticket)."""
     signed = auth.get("ticket") if isinstance(auth, dict) else None
     if not isinstance(signed, str) or len(signed) > 200:
         return False
@@ -142,7 +194,21 @@ def _watch(auth: object = None) -> bool:
     join_room(code)
     lang = auth.get("lang") if isinstance(auth, dict) else None
     _kept().update(table=code, lang=lang if isinstance(lang, str) and len(lang) <= 16 else None)
+    version = auth.get("version") if isinstance(auth, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool):
+        _catch_up(code, version)
     return True
+
+
+def _catch_up(code: str, version: int) -> None:
+    """Table *code* as an announcement to the connection asking, if it is newer than *version*
+    (a table gone, expired or not, is not sent: the page's next change or poll says so)."""
+    try:
+        table = service.read(code)
+    finally:
+        db.session.remove()  # the greenlet's (or thread's) session, at once: the next event is another one
+    if table is not None and table.version > version and not table.is_expired(datetime.now(UTC)):
+        emit(EVENT, announcement(table))
 
 
 def _kept() -> dict[str, Any]:
@@ -225,7 +291,7 @@ class _RedisAnnouncements(socketio.RedisManager):
             "host_id": self.host_id,
             "method": "emit",
             "event": EVENT,
-            "data": [push(table)],
+            "data": [announcement(table)],
             "binary": False,
             "namespace": "/",
             "room": table.code,

@@ -27,7 +27,8 @@ import functools
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, NotRequired, cast, get_type_hints
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal, NotRequired, cast, get_origin, get_type_hints
 
 from pydantic import ConfigDict, Field, TypeAdapter, WithJsonSchema, with_config
 from pydantic.json_schema import GenerateJsonSchema, JsonRef, JsonSchemaValue
@@ -64,6 +65,14 @@ CellIndex = Annotated[int, Field(ge=0, le=CELLS - 1)]
 DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 Url = Annotated[str, Field(json_schema_extra={"format": "uri"})]
 Version = Annotated[int, Field(ge=1, description="The table's version: raised by every change.")]
+PhoneTag = Annotated[
+    str,
+    Field(
+        pattern="^[0-9a-f]{12}$",
+        description="A phone's tag at this table (no secret: it names the phone on the table's pages, "
+        "which know their own tags).",
+    ),
+]
 
 KingdomSoFar = TypeAliasType(
     "KingdomSoFar",
@@ -130,6 +139,11 @@ class Draft(TypedDict, total=False):
 # -- out: a seat, a table, the push
 
 
+def _now() -> datetime:
+    """The time a push or an answer is built at (what the table waits for, a move's expiry)."""
+    return datetime.now(UTC)
+
+
 @with_config(ConfigDict(extra="forbid"))
 class LegendClash(TypedDict):
     """A Legend another seat claims too (R6.1), with those seats."""
@@ -163,6 +177,16 @@ class PushSeat(TypedDict):
     kingdom: Annotated[KingdomSoFar, Read(lambda seat, table: list(seat.cells))]
     legends: Annotated[list[LegendId], Read(lambda seat, table: list(seat.legends))]
     legend_clashes: Annotated[list[LegendClash], Read(_clashes)]
+    holder: Annotated[
+        PhoneTag,
+        Read(lambda seat, table: model.phone_tag(table.code, seat.holder)),
+        Field(description="The tag of the phone holding the seat."),
+    ]
+    checkers: Annotated[
+        list[PhoneTag],
+        Read(lambda seat, table: [model.phone_tag(table.code, holder) for holder in model.checkers(table, seat)]),
+        Field(description="The tags of the phones that may check this kingdom now."),
+    ]
 
 
 class Seat(PushSeat):
@@ -178,6 +202,23 @@ class SeatAnswer(Seat):
     """A seat after a change, with the table's version."""
 
     version: Version
+
+
+@with_config(ConfigDict(extra="forbid"))
+class Waiting(TypedDict):
+    """One thing the table waits for before it is locked (:class:`~scorekeeper.table.model.Waiting`)."""
+
+    what: Literal["players", "entering", "done", "fixing", "legend", "checking", "move", "lock"]
+    seat: SeatNumber | None
+
+
+@with_config(ConfigDict(extra="forbid"))
+class Move(TypedDict):
+    """A request to move a seat (``null``: the host's role) to the phone asking, waiting to be allowed."""
+
+    seat: SeatNumber | None
+    asker: PhoneTag
+    by: Annotated[list[SeatNumber], Field(description="The seats the asking phone holds already.")]
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -203,6 +244,17 @@ class _TableFields(TypedDict):
         Read(lambda table, _: None if table.locked else table.expires_at.isoformat(timespec="seconds")),
         Field(description="null once locked"),
     ]
+    host: Annotated[
+        PhoneTag,
+        Read(lambda table, _: model.phone_tag(table.code, table.host)),
+        Field(description="The tag of the host's phone."),
+    ]
+    waiting: Annotated[
+        list[Waiting],
+        Read(lambda table, _: [{"what": w.what, "seat": w.seat} for w in model.waiting_for(table, _now())]),
+        Field(description="What the table waits for, in the order it is needed (nothing once locked)."),
+    ]
+    move: Annotated[Move | None, Read(lambda table, _: model.move_dict(table, _now()))]
 
 
 class Push(_TableFields):
@@ -213,6 +265,15 @@ class Push(_TableFields):
         list[PushSeat],
         Read(lambda table, _: [build(PushSeat, seat, table) for seat in table.seats]),
         Field(max_length=MAX_PLAYERS),
+    ]
+    notes: NotRequired[
+        Annotated[
+            dict[str, list[str]],
+            Field(
+                description="The notes every phone reads alike (a Legend two seats claim, R6.1; more copies of "
+                "a card than the deck holds once every seat is done, R1), by language: only when there are any."
+            ),
+        ]
     ]
 
 
@@ -249,6 +310,8 @@ def readers(shape: type) -> tuple[tuple[str, Callable[[Any], object], Reader | N
     read in C: a push is built on every card), or its :class:`Read`'s function."""
     members: list[tuple[str, Callable[[Any], object], Reader | None]] = []
     for name, hint in get_type_hints(shape, include_extras=True).items():
+        if get_origin(hint) is NotRequired:  # written by whoever builds the shape, when it has a value
+            continue
         read = next((m.read for m in getattr(hint, "__metadata__", ()) if isinstance(m, Read)), name)
         if isinstance(read, str):
             members.append((name, operator.attrgetter(read), None))
