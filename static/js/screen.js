@@ -1,7 +1,7 @@
 // The table on a big screen (templates/tables/screen.html), kept up to date by the table's
 // announcements alone: each one carries the whole table (its seats, their cards, done,
-// checked), so the screen draws every change from it and asks the server nothing. It asks
-// once when its stream (re)connects, to catch up (mostly a 304), and every 10 s only while
+// checked), so the screen draws every change from it and asks the server nothing. Connecting,
+// it says the version it shows, and what it missed comes pushed; it asks every 10 s only while
 // it has no stream; the lock (and "Play again" after it) load the page anew: the sheet and its
 // winner come scored by the server. Its stream is stream.js, the phones' own (loaded before
 // this file). Without this file the page reloads itself.
@@ -67,7 +67,7 @@
     status.textContent = say || "";
     status.hidden = !say;
   }
-  // Once per (re)connection, and every SLOW_POLL ms without a stream: the table as anyone sees it.
+  // Every SLOW_POLL ms without a stream: the table as anyone sees it.
   var asking = false;
   function catchUp() {
     if (asking || leaving) { return; }
@@ -89,14 +89,15 @@
     });
   }
 
-  // The stream (stream.js): once watching, catch up; without it, "No connection" and the table
-  // asked for every SLOW_POLL ms.
-  var poll = null, stream = window.TableStream({ ticket: text.ticket, lang: document.documentElement.lang }, {
+  // The stream (stream.js): connecting with the version shown, what was missed comes pushed;
+  // without it, "No connection" and the table asked for every SLOW_POLL ms.
+  var poll = null, stream = window.TableStream(function () {
+    return { ticket: text.ticket, lang: document.documentElement.lang, version: shown };
+  }, {
     connected: function () {
       clearInterval(poll);
       poll = null;
       trouble("");
-      catchUp();
     },
     dropped: function () {
       if (leaving) { return; }

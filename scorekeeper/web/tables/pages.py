@@ -319,7 +319,7 @@ def _screen(table: Table) -> SimpleNamespace:
         code=table.code,
         version=table.version,
         ticket=streams.ticket(table.code),
-        # the one catch-up of the stream (re)connected: the API's state as anyone sees it, mostly a 304
+        # asked every 10 s without a stream: the API's state as anyone sees it, mostly a 304
         state_url=url_for("table_api.show", code=table.code),
         etag=etag(table, model.NOBODY),
         open=not table.locked and not table.is_full,
