@@ -624,10 +624,11 @@ class StreamPages(PollingPages):
     for request; page loads, "Checked" and the lock as :class:`PollingPages` (the same forms).
 
     - A page with a live part connects its stream (Socket.IO over a WebSocket, ``/socket.io/``
-      of the stream workers, with the page's ``data-ticket``), then asks its live part once
-      (``data-live``, ``If-None-Match``) to catch up. Each change pushed shows every seat's
-      count at once; when its ``look`` differs from the one shown (more than the counts
-      changed) the page asks its live part anew; a locked table opens the table's page.
+      of the stream workers, with the page's ``data-ticket`` and the version it shows): what
+      it missed comes pushed, nothing is asked. Each change pushed is all the page draws: every
+      seat's count, done and checked, and the "Check" links of the phone (its ``data-tags``
+      among a seat's ``checkers``); nothing is asked after it; a locked table opens the
+      table's page.
     - A tap: one draft 300 ms after the last change, one at a time, ``{"kingdom", "legends",
       "base"}``: an acknowledged ``draft`` event on the page's open stream, with ``"seat"`` and
       the seat's secret (``data-secret``), kept under "enter a card"; without a stream (not
@@ -644,11 +645,13 @@ class StreamPages(PollingPages):
         self.base_shown = ""  # what the page's changes are written against
         self.etag = ""
         self.want_done = False
+        self.tags: set[str] = set()
 
     def _watch(self, div: str, seat_page: bool) -> None:
         data = attributes(div)
         self.look, self.version = data.get("data-look") or "", int(data.get("data-version") or 0)
         self.etag = data.get("data-etag") or ""  # the live part as the page came with it
+        self.tags = set((data.get("data-tags") or "").split())  # this phone's, at this table
         self._spawn(self._stream(html.unescape(data["data-live"] or ""), data.get("data-ticket") or ""))
 
     def _seat_form(self, form: Form) -> None:
@@ -676,14 +679,14 @@ class StreamPages(PollingPages):
 
         stream.on("disconnect", dropped)
         try:
-            await stream.connect(self.live, transports=["websocket"], auth={"ticket": ticket}, wait_timeout=30)
+            auth = {"ticket": ticket, "version": self.version}  # what was missed comes pushed
+            await stream.connect(self.live, transports=["websocket"], auth=auth, wait_timeout=30)
         except Exception as error:  # a refused or broken stream counts as an error
             self.run.errors.append(f"stream: {type(error).__name__}: {error}")
-            return
-        await self._live(live, self.url)  # caught up from the version shown
 
     async def _told(self, table: dict) -> None:
-        """A change pushed: every count shown at once; the live part anew when more changed."""
+        """A change pushed: all the page draws of it, nothing asked (the counts, done, checked,
+        the "Check" links of this phone: a seat it does not hold whose checkers it is among)."""
         if table["version"] <= self.version:
             return
         self.version = table["version"]
@@ -692,25 +695,15 @@ class StreamPages(PollingPages):
             self.view[seat["name"]] = SeatView(
                 seat["cards_entered"], seat["done"], seat["checked_by"] is not None, seat["seat"]
             )
+        self.check_links = {
+            seat["seat"]
+            for seat in table["seats"]
+            if self.tags & set(seat["checkers"]) and seat["holder"] not in self.tags
+        }
         self.changed.set()
         self.changed = asyncio.Event()
         if table["locked"] and not self.locked.is_set():
             self._spawn(self._open(self.table_url, "locked page"))
-        elif table["look"] != self.look and (div := LIVE_DIV.search(self.page)):  # (not on a check page)
-            self.look = table["look"]
-            self._spawn(self._live(html.unescape(attributes(div.group(0))["data-live"] or ""), self.url))
-
-    async def _live(self, url: str, page: str) -> None:
-        """The live part of the page open at *page* (a page left meanwhile shows nothing of it)."""
-        headers = {"If-None-Match": self.etag} if self.etag else {}
-        answer = await self.run.request(self.session, "live part", "GET", urljoin(self.base, url), headers=headers)
-        if answer is None or answer.status != 200 or self.url != page:
-            return
-        self.etag = answer.headers.get("ETag") or ""
-        self._show(answer.text)
-        div = LIVE_DIV.search(answer.text)
-        if div and "data-locked" in attributes(div.group(0)) and not self.locked.is_set():
-            self._spawn(self._open(self.table_url, "locked page"))  # locked while this page connected
 
     def tap(self, cells: list[str], legends: list[str]) -> None:
         self.cells, self.legends = list(cells), list(legends)
@@ -785,7 +778,101 @@ class StreamPages(PollingPages):
         await super().close()
 
 
-PHONES: dict[str, type[Phone]] = {"polling": PollingPages, "stream": StreamPages}
+class PullingPages(StreamPages):
+    """The streamed pages as they were before every push carried all a page draws (issue 31;
+    ``--phones pulling``, for a checkout of that time): a page connects with its ticket alone,
+    then asks its live part once to catch up; a change pushed whose ``look`` differs from the
+    one shown (more than the counts changed) makes the page ask its live part anew; a draft
+    is always ``PUT /api/tables/<code>/seats/<n>``."""
+
+    async def _stream(self, live: str, ticket: str) -> None:
+        import socketio
+
+        logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # each drop, counted below, not said again
+        if self.stream is not None:
+            old, self.stream = self.stream, None
+            await old.disconnect()
+        stream = self.stream = socketio.AsyncClient(reconnection=False)
+        stream.on("table", self._told)
+        page = self.url
+
+        async def dropped() -> None:  # the page connects again at once and catches up (table.js)
+            if self.stream is stream and self.url == page and not self.session.closed:
+                self.run.drops += 1
+                self._spawn(self._stream(live, ticket))
+
+        stream.on("disconnect", dropped)
+        try:
+            await stream.connect(self.live, transports=["websocket"], auth={"ticket": ticket}, wait_timeout=30)
+        except Exception as error:  # a refused or broken stream counts as an error
+            self.run.errors.append(f"stream: {type(error).__name__}: {error}")
+            return
+        await self._live(live, self.url)  # caught up from the version shown
+
+    async def _told(self, table: dict) -> None:
+        """A change pushed: every count shown at once; the live part anew when more changed."""
+        if table["version"] <= self.version:
+            return
+        self.version = table["version"]
+        for seat in table["seats"]:
+            self.table.seen(self.name, seat["name"], seat["cards_entered"])
+            self.view[seat["name"]] = SeatView(
+                seat["cards_entered"], seat["done"], seat["checked_by"] is not None, seat["seat"]
+            )
+        self.changed.set()
+        self.changed = asyncio.Event()
+        if table["locked"] and not self.locked.is_set():
+            self._spawn(self._open(self.table_url, "locked page"))
+        elif table["look"] != self.look and (div := LIVE_DIV.search(self.page)):  # (not on a check page)
+            self.look = table["look"]
+            self._spawn(self._live(html.unescape(attributes(div.group(0))["data-live"] or ""), self.url))
+
+    async def _live(self, url: str, page: str) -> None:
+        """The live part of the page open at *page* (a page left meanwhile shows nothing of it)."""
+        headers = {"If-None-Match": self.etag} if self.etag else {}
+        answer = await self.run.request(self.session, "live part", "GET", urljoin(self.base, url), headers=headers)
+        if answer is None or answer.status != 200 or self.url != page:
+            return
+        self.etag = answer.headers.get("ETag") or ""
+        self._show(answer.text)
+        div = LIVE_DIV.search(answer.text)
+        if div and "data-locked" in attributes(div.group(0)) and not self.locked.is_set():
+            self._spawn(self._open(self.table_url, "locked page"))  # locked while this page connected
+
+    async def _draft(self) -> None:
+        form = self.forms["seat-form"]
+        sent = stringify(self.cells, self.legends)
+        body: dict[str, Any] = {
+            "kingdom": [cell or None for cell in self.cells],
+            "legends": self.legends,
+            "base": json.loads(self.base_shown),
+        }
+        body["base"]["kingdom"] = [cell or None for cell in body["base"].pop("cells")]
+        if self.want_done:
+            body["done"] = True
+        self.table.sent(self.name, sum(1 for cell in self.cells if cell))
+        answer = await self.run.request(
+            self.session,
+            "enter a card",
+            "PUT",
+            urljoin(self.base, form.attrs["data-api"] or ""),
+            json=body,
+            headers={"Authorization": f"Bearer {form.attrs['data-secret']}"},
+        )
+        self.sending = False
+        if answer is not None and answer.status == 200:
+            seat = json.loads(answer.text)
+            held = stringify([cell or "" for row in seat["kingdom"] for cell in row], seat["legends"])
+            self.base_shown = held if stringify(self.cells, self.legends) == sent else sent
+            self._save()
+        elif answer is None or answer.status == 429 or answer.status >= 500:
+            self.pending = True
+            self._later("save", 5.0, self._save)
+        if not (self.pending or self.sending):
+            self.settled.set()
+
+
+PHONES: dict[str, type[Phone]] = {"polling": PollingPages, "stream": StreamPages, "pulling": PullingPages}
 
 
 class PageError(Exception):
