@@ -63,7 +63,7 @@ from ..i18n import (
     sentence,
     words,
 )
-from ..membership import group_for_save, leave, phone_groups
+from ..membership import chosen_for_save, joined_after_save, phone_groups
 from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
 from ..security import expired_form_page, join_rate_limit, table_rate_limit
@@ -791,21 +791,14 @@ def host(code: str):
 def _lock(table: Table, phone: Phone) -> None:
     """Lock *table* into a group, as a save goes to one: the host's choice on the
     form, by default the group this phone used last, or a new one ("Our games"
-    unless named), added to the host's phone. A refused lock keeps no new
-    group, here or on the phone.
+    unless named), which :func:`service.lock` makes in its transaction. The group
+    is added to the host's phone once the lock is saved: a refused lock keeps no
+    new group, in the database or on the phone.
 
     :raises GameError: the group choice's refusals, and :func:`service.lock`'s.
     """
     if not phone.host:
         raise model.NotAllowed("host-only")
-    known = {group.public_id for group in phone_groups()}
-    group = group_for_save(service.new_group_secret(table, phone))
-    try:
-        saved, _ = service.lock(table.code, phone.secrets, group)
-    except BaseException:
-        db.session.rollback()
-        if group.public_id not in known:
-            leave(group)
-        raise
-    if saved.group_id != group.id and group.public_id not in known:  # locked before, elsewhere: its group stands
-        leave(group)
+    choice = chosen_for_save(service.new_group_secret(table, phone))
+    locked = service.lock(table.code, phone.secrets, choice)
+    joined_after_save(choice, locked.group)
