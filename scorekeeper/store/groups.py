@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from sqlalchemy import func, select, update
 
@@ -70,6 +71,19 @@ def _checked_name(raw: str, kind: str, most: int) -> str:
     return name
 
 
+class NewGroup(NamedTuple):
+    """A group still to be made by the save that chose it (a lock makes it in its own
+    transaction: a refused lock makes none).
+
+    :ivar name: its name, already checked (:func:`checked_group_name`).
+    :ivar secret: its invite secret (one derived from another secret, such as the
+        host's: :func:`scorekeeper.table.service.new_group_secret`); ``None``: a random one.
+    """
+
+    name: str
+    secret: str | None = None
+
+
 def create_group(
     name: str, *, commit: bool = True, invite: bool = True, secret: str | None = None
 ) -> tuple[Group, str]:
@@ -78,7 +92,7 @@ def create_group(
     :param invite: ``False`` issues no invite link yet (a group made by the
         command line: ``scorekeeper groups`` issues it); the secret is ``""``.
     :param secret: the invite secret to use (one derived from another secret,
-        :func:`scorekeeper.store.tables.new_group_secret`); by default a random one.
+        :func:`scorekeeper.table.service.new_group_secret`); by default a random one.
     :returns: the group and the secret; only its hash is stored.
     """
     secret = (secret or secrets.token_urlsafe(24)) if invite else ""

@@ -247,6 +247,12 @@ class Table(NamedTuple):
         return len(self.seats) >= MAX_PLAYERS
 
     @property
+    def is_all_done(self) -> bool:
+        """Two seats or more, every one marked done: all the table's cards are known
+        (the deck's counts are said, R1)."""
+        return len(self.seats) > 1 and all(seat.done for seat in self.seats)
+
+    @property
     def host_seat(self) -> Seat | None:
         """The host's own seat: the first seat held by the host's secret."""
         return next((seat for seat in self.seats if seat.holder == self.host), None)
@@ -702,7 +708,7 @@ def answer_move(table: Table, phone: Phone, allow: bool, now: datetime) -> Table
     move = table.pending_move(now)
     if move is None:
         raise TableConflict("move-none")
-    if not phone.is_anyone or move.asker in phone.hashes:
+    if not can_answer_move(table, phone, now):
         raise NotAllowed("move-not-yours")
     table = table._replace(move=None)
     if not allow:
@@ -716,6 +722,65 @@ def answer_move(table: Table, phone: Phone, allow: bool, now: datetime) -> Table
         seats = tuple(s._replace(holder=move.asker) if s.holder == gone else s for s in table.seats)
         return table._replace(host=move.asker, seats=seats)
     return _with_seat(table, table.seat(move.seat)._replace(holder=move.asker))
+
+
+# -- what a phone may do now, as its pages offer it (each change checks it again)
+
+
+def can_take_seat(table: Table, phone: Phone) -> bool:
+    """Whether *phone* may take a seat now (:func:`take_seat`): the table open with a
+    seat free (R8: 4 at most), and the phone holding none yet, or the host's (a seat
+    for a player without a phone). :data:`NOBODY`: whether a new phone may join."""
+    return not table.locked and not table.is_full and (not phone.seats or phone.host)
+
+
+def can_enter(table: Table, phone: Phone, number: int) -> bool:
+    """Whether *phone* may change seat *number*'s kingdom now (:func:`save_draft`): its
+    own phone or the host's, before the lock."""
+    return not table.locked and phone.may_enter(number)
+
+
+def can_check(table: Table, phone: Phone, number: int) -> bool:
+    """Whether *phone* may check seat *number*'s kingdom now: :func:`check_refusal` has
+    no refusal (asked before showing it).
+
+    :raises NoSuchTable: ``"seat-not-found"``."""
+    return _why_no_check(table, table.seat(number), phone.seats, phone.hashes, None) is None
+
+
+def movable_seats(table: Table, phone: Phone) -> tuple[Seat, ...]:
+    """The seats *phone* may ask to take, its own phone gone (:func:`ask_to_move`):
+    those it does not hold (a new phone of the host's: the host's own seat, or the
+    host's role alone); none once locked."""
+    return () if table.locked else tuple(seat for seat in table.seats if not phone.holds(seat.number))
+
+
+def waiting_move(table: Table, now: datetime) -> MoveRequest | None:
+    """The request to move a seat waiting for an answer at *now* (:meth:`Table.pending_move`),
+    ``None`` once locked."""
+    return None if table.locked else table.pending_move(now)
+
+
+def is_move_asked_by(table: Table, kept: Iterable[str], now: datetime) -> bool:
+    """Whether the request waiting at *now* was asked by the phone keeping the secrets
+    hashed *kept* (:func:`secret_hash`: every secret it keeps for the table, one that
+    holds nothing yet too, as the asker's may)."""
+    move = waiting_move(table, now)
+    return move is not None and move.asker in frozenset(kept)
+
+
+def can_answer_move(table: Table, phone: Phone, now: datetime, kept: Iterable[str] = ()) -> bool:
+    """Whether *phone* may allow or refuse the request waiting at *now* (:func:`answer_move`):
+    a phone seated at the table or the host's, not the one asking (*kept*: the hashes
+    of every secret the phone keeps for the table, as :func:`is_move_asked_by`)."""
+    move = waiting_move(table, now)
+    return move is not None and phone.is_anyone and move.asker not in phone.hashes | frozenset(kept)
+
+
+def can_add_game_group(table: Table, phone: Phone) -> bool:
+    """Whether *phone* may add the locked game's group to itself (a table pass, not the
+    group's invite secret): a phone seated at the locked table, or the host's."""
+    return table.locked and phone.is_anyone
 
 
 # -- what the table is waiting for
@@ -763,7 +828,7 @@ def look(table: Table) -> str:
     two versions of a table with the same look differ only in the cards entered
     (a page then updates its counts; another look, the page's live part anew).
     The cards count too once every seat is done (deck warnings, R1)."""
-    all_done = len(table.seats) > 1 and all(seat.done for seat in table.seats)
+    all_done = table.is_all_done
     parts = [
         table.checks_required,
         table.locked,
@@ -814,7 +879,7 @@ def move_dict(table: Table, now: datetime) -> dict[str, object] | None:
     """The request to move a seat waiting at *now*, as pages draw it: ``{"seat": its
     number or null for the host's role, "asker": the asking phone's tag, "by": [the
     seats the asking phone holds already]}``; ``None`` when none waits (or locked)."""
-    move = None if table.locked else table.pending_move(now)
+    move = waiting_move(table, now)
     if move is None:
         return None
     return {

@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets as random_secrets
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
+from typing import NamedTuple
 
 from sqlalchemy.exc import IntegrityError
 
@@ -25,6 +26,7 @@ from ..engine import GameError, GameErrors, get_ruleset
 from ..store import tables as rows
 from ..store.db import db
 from ..store.games import Details, check_played_on, save_game
+from ..store.groups import NewGroup, create_group
 from ..store.models import Group, SavedGame
 from . import events, model
 from .model import CODE_ALPHABET, CODE_LENGTH, EXPIRES_AFTER, Draft, MoveRequest, Phone, Seat, Shown, Table
@@ -268,30 +270,41 @@ def answer_move(code: str, secrets: Secrets, allow: bool) -> Table:
     return _change(code, lambda table: model.answer_move(table, model.identify(table, secrets), allow, now()))
 
 
-def lock(code: str, secrets: Secrets, group: Group | None = None) -> tuple[SavedGame, str]:
+class Locked(NamedTuple):
+    """What locking a table gives: its saved game, the secret of the game's private
+    edit link (:func:`edit_link_secret`), and the group the game is in (``None``: none)."""
+
+    game: SavedGame
+    edit_secret: str
+    group: Group | None
+
+
+def lock(code: str, secrets: Secrets, group: Group | NewGroup | None = None) -> Locked:
     """Make the table one saved game (revision 1, correctable later), by the
     host (:func:`.model.game_to_lock`). Locking a locked table gives its game
     again: twice, or from two processes at once, there is exactly one game.
 
-    :param group: the group the game goes to (its players join the group's
-        roster); ``None``: outside every group. The first lock decides.
-    :returns: the saved game and the secret of its private edit link, derived
-        from the host's secret, so each lock by the host gives the same link.
+    :param group: the group the game goes to, as the host chose it (its players
+        join the group's roster): an existing one, or a :class:`~.store.groups.NewGroup`
+        made here, in the lock's transaction (a refused lock makes none);
+        ``None``: outside every group. The first lock decides: a table locked
+        before keeps its game's group, and no group is made.
+    :returns: the game, the secret of its private edit link (derived from the
+        host's secret, so each lock by the host gives the same link), and its group.
     :raises NotAllowed: ``"host-only"``. :raises NotReady: why it cannot be locked yet.
     :raises NoSuchTable: ``"table-not-found"`` (gone, or its game deleted since).
     """
-    edit = ""
-    saved: list[SavedGame] = []
+    locked: list[Locked] = []
 
     def step(table: Table) -> Table:
-        nonlocal edit
         phone = model.identify(table, secrets)
         game = model.game_to_lock(table, phone)
         edit = _edit_secret(phone, table.code) or ""
-        made, _ = save_game(game, Details(table.played_on), group=group, commit=False, secret=edit)
+        into = create_group(group.name, commit=False, secret=group.secret)[0] if isinstance(group, NewGroup) else group
+        made, _ = save_game(game, Details(table.played_on), group=into, commit=False, secret=edit)
         db.session.flush()
         rows.mark_locked(table.code, made.id, now())
-        saved.append(made)
+        locked.append(Locked(made, edit, into))
         return table._replace(locked=True, game_id=made.public_id)
 
     try:
@@ -306,8 +319,8 @@ def lock(code: str, secrets: Secrets, group: Group | None = None) -> tuple[Saved
         found = rows.locked_game(code)
         if found is None:  # locked, and its game deleted since
             raise model.NoSuchTable("table-not-found") from None
-        return found, _edit_secret(phone, code) or ""
-    return saved[0], edit
+        return Locked(found, _edit_secret(phone, code) or "", found.group)
+    return locked[0]
 
 
 def play_again(code: str, secrets: Secrets, played_on: date | None = None) -> Table:

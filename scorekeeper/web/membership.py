@@ -33,6 +33,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from ..engine import GameError, display_name
 from ..store import groups as store_groups
+from ..store.groups import NewGroup
 from ..store.models import Group
 
 COOKIE = "groups"
@@ -224,32 +225,60 @@ def roster_suggestions() -> str:
     return render_template("groups/_roster.html", names=names) if names else ""
 
 
-def group_for_save(new_secret: str | None = None) -> Group:
-    """The group a game being saved goes to, from the save form's choice.
-
-    ``group`` is one of this phone's groups (by public id), or ``"new"`` with
-    ``group_name`` (empty: "Our games"); without a choice, the group this
-    phone chose last (:func:`chosen_group`), or a new one. A new group is added to this phone at once, with
-    *new_secret* as its invite secret if given (else a random one).
+def chosen_for_save(new_secret: str | None = None) -> Group | NewGroup:
+    """The group a game being saved goes to, as the save form chose it, nothing made
+    or joined yet: one of this phone's groups (``group``: its public id), or a new
+    one (``"new"``, named ``group_name``, empty: "Our games") with *new_secret* as
+    its invite secret if given (else a random one); without a choice, the group this
+    phone chose last (:func:`chosen_group`), or a new one.
 
     :raises GameError: ``"group-unknown"`` (a group this phone is not in), or
         the group name's refusals (``store.groups.checked_group_name``).
     """
     chosen = request.form.get("group")
-    groups = phone_groups()
     if chosen is None:
         offered = chosen_group()
         chosen = offered.public_id if offered is not None else "new"
     if chosen != "new":
-        group = next((grp for grp in groups if grp.public_id == chosen), None)
+        group = next((grp for grp in phone_groups() if grp.public_id == chosen), None)
         if group is None:
             raise GameError("group-unknown")
-        secret = invite_secret(group)
-        assert secret is not None  # a phone group is one whose secret the cookie holds
-        join(group, secret)  # used last: offered first next time
         return group
     typed = request.form.get("group_name", "")
     name = store_groups.checked_group_name(typed) if display_name(typed) else gettext("Our games")
-    group, secret = store_groups.create_group(name, commit=False, secret=new_secret)
+    return NewGroup(name, new_secret)
+
+
+def group_for_save(new_secret: str | None = None) -> Group:
+    """The group a game being saved goes to (:func:`chosen_for_save`), made now if
+    new (in the session, for the save's commit) and added to this phone: used
+    last, it is offered first next time.
+
+    :raises GameError: as :func:`chosen_for_save`.
+    """
+    choice = chosen_for_save(new_secret)
+    if isinstance(choice, NewGroup):
+        group, secret = store_groups.create_group(choice.name, commit=False, secret=choice.secret)
+    else:
+        group, secret = choice, _own_secret(choice)
     join(group, secret)
     return group
+
+
+def joined_after_save(choice: Group | NewGroup, saved_in: Group | None) -> None:
+    """This phone after a save (a lock) of its *choice* went to the group *saved_in*:
+    a group of its own is used last (offered first next time); a new group is
+    added to it when the new group's secret opens *saved_in*: the group made, or
+    the one an earlier lock of the same table by the same host made (a table
+    locked before keeps its game's group, and none is made)."""
+    if not isinstance(choice, NewGroup):
+        join(choice, _own_secret(choice))
+    elif saved_in is not None and choice.secret and store_groups.opens(saved_in, choice.secret):
+        join(saved_in, choice.secret)
+
+
+def _own_secret(group: Group) -> str:
+    """The secret this phone keeps for *group*, one of its groups (:func:`phone_groups`)."""
+    secret = invite_secret(group)
+    assert secret is not None  # a phone group is one whose secret the cookie holds
+    return secret

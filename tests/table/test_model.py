@@ -38,15 +38,22 @@ from scorekeeper.table.model import (
     Waiting,
     answer_move,
     ask_to_move,
+    can_add_game_group,
+    can_answer_move,
+    can_check,
+    can_enter,
+    can_take_seat,
     check,
     check_refusal,
     checkers,
     derived_secret,
     game_to_lock,
     identify,
+    is_move_asked_by,
     lock_refusals,
     look,
     merged,
+    movable_seats,
     move_dict,
     normalise_code,
     phone_tag,
@@ -61,6 +68,7 @@ from scorekeeper.table.model import (
     set_checks,
     take_seat,
     waiting_for,
+    waiting_move,
 )
 from scorekeeper.web.tables.wire import push
 from scorekeeper.words import ENGLISH
@@ -946,6 +954,85 @@ def test_a_waiting_move_is_drawn_with_the_askers_tag_and_the_seats_it_holds_unti
         "by": [],
     }
     assert move_dict(table, T0 + MOVE_EXPIRES_AFTER) is None
+
+
+# -- what a phone may do now, as its pages offer it
+
+
+def test_a_seat_is_taken_while_one_is_free_by_a_phone_holding_none_or_the_hosts_R8():
+    table = seated(2)
+    assert [can_take_seat(table, p) for p in (NOBODY, phone(table, "a new phone"), phone(table, HOST))] == [True] * 3
+    assert not can_take_seat(table, phone(table, BO))  # Bo's phone holds seat 2
+    full = seated(4)
+    assert not any(can_take_seat(full, p) for p in (NOBODY, phone(full, HOST)))  # 4 seats at most
+    assert not can_take_seat(table._replace(locked=True), NOBODY)
+    # the rule take_seat refuses by: a phone it allows, it seats
+    assert can_take_seat(table, phone(table, HOST)) and sit(table, "Cy", HOST).seat(3).holder == secret_hash(HOST)
+
+
+def test_a_kingdom_is_entered_by_its_own_phone_or_the_hosts_until_the_lock():
+    table = seated(4)
+    assert [n for n in range(1, 5) if can_enter(table, phone(table, BO), n)] == [2]
+    assert [n for n in range(1, 5) if can_enter(table, phone(table, HOST), n)] == [1, 2, 3, 4]
+    assert not any(can_enter(table, NOBODY, n) for n in range(1, 5))
+    locked = table._replace(locked=True)
+    assert not any(can_enter(locked, phone(locked, HOST), n) for n in range(1, 5))
+
+
+def test_a_phone_may_check_a_kingdom_exactly_when_check_refusal_has_no_refusal():
+    for table in (seated(4), enter(entered(), 3, HOST, cells=with_cell(KINGDOMS[2], 0, "forest"), done=True)):
+        for asking in (*(phone(table, s) for s in SECRETS), NOBODY):
+            for seat in table.seats:
+                allowed = can_check(table, asking, seat.number)
+                assert allowed == (check_refusal(table, seat.number, asking, None) is None)
+    table = entered()
+    assert [n for n in range(1, 5) if can_check(table, phone(table, BO), n)] == [1, 3, 4]  # never its own
+    assert not any(can_check(table, NOBODY, n) for n in range(1, 5))  # only a seated phone checks
+    assert not can_check(enter(table, 2, done=False), phone(table, CY), 2)  # only a done kingdom
+    assert not can_check(table._replace(locked=True), phone(table, CY), 2)
+    assert ids(refused(NoSuchTable, can_check, table, phone(table, CY), 5)) == ["seat-not-found"]
+
+
+def test_a_phone_asks_to_take_the_seats_it_does_not_hold_none_once_locked():
+    table = seated(4)
+    assert [s.number for s in movable_seats(table, phone(table, BO))] == [1, 3, 4]
+    assert [s.number for s in movable_seats(table, phone(table, HOST))] == [2, 3, 4]  # the host holds seat 1
+    assert [s.number for s in movable_seats(table, NOBODY)] == [1, 2, 3, 4]
+    assert movable_seats(table._replace(locked=True), NOBODY) == ()
+    assert movable_seats(new_table(), NOBODY) == ()
+
+
+def test_a_waiting_move_is_answered_by_another_phone_at_the_table_never_the_asking_one():
+    table = ask_to_move(seated(4), None, secret_hash(BO), T0)  # Bo asks for the host's role
+    answering = [s for s in SECRETS if can_answer_move(table, phone(table, s), T0)]
+    assert answering == [HOST, CY, DI] and not can_answer_move(table, NOBODY, T0)
+    # the rule answer_move refuses by
+    for asking in (*(phone(table, s) for s in SECRETS), NOBODY):
+        if not can_answer_move(table, asking, T0):
+            assert ids(refused(NotAllowed, answer_move, table, asking, True, T0)) == ["move-not-yours"]
+    assert waiting_move(table, T0) == table.move and is_move_asked_by(table, [secret_hash(BO)], T0)
+    # a phone that asked with a secret holding nothing yet, then took Cy's seat: asked there, it answers not
+    fresh = ask_to_move(seated(4), 2, secret_hash("a new phone"), T0)
+    kept = [secret_hash("a new phone"), secret_hash(CY)]
+    assert is_move_asked_by(fresh, kept, T0) and not is_move_asked_by(fresh, [secret_hash(CY)], T0)
+    assert can_answer_move(fresh, phone(fresh, CY), T0) and not can_answer_move(fresh, phone(fresh, CY), T0, kept)
+    # expired, or the table locked: nothing waits, nobody answers
+    for later, gone in ((T0 + MOVE_EXPIRES_AFTER, table), (T0, table._replace(locked=True))):
+        assert waiting_move(gone, later) is None and not is_move_asked_by(gone, [secret_hash(BO)], later)
+        assert not can_answer_move(gone, phone(gone, CY), later)
+
+
+def test_all_done_is_two_seats_or_more_each_marked_done_R1():
+    assert entered().is_all_done and entered(2).is_all_done
+    assert not entered(1).is_all_done  # one seat is no game (R8)
+    assert not enter(entered(), 4, done=False).is_all_done and not seated(4).is_all_done
+
+
+def test_the_games_group_is_added_by_a_phone_seated_at_the_locked_table():
+    locked = all_checked()._replace(locked=True)
+    assert all(can_add_game_group(locked, phone(locked, s)) for s in SECRETS)
+    assert not can_add_game_group(locked, NOBODY) and not can_add_game_group(locked, phone(locked, "stranger"))
+    assert not can_add_game_group(all_checked(), phone(locked, HOST))  # not before the lock
 
 
 # -- codes, secrets, expiry

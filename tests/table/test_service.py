@@ -22,7 +22,8 @@ from scorekeeper import create_app
 from scorekeeper.engine import Game, GameErrors, score_game
 from scorekeeper.store import db
 from scorekeeper.store.games import may_edit
-from scorekeeper.store.models import SavedGame, ScoreTable, TableSeat
+from scorekeeper.store.groups import NewGroup, create_group, opens
+from scorekeeper.store.models import Group, SavedGame, ScoreTable, TableSeat
 from scorekeeper.table import events, service
 from scorekeeper.table.model import (
     CODE_ALPHABET,
@@ -188,8 +189,8 @@ def test_case_19_from_four_phones_to_a_locked_game_that_scores_as_case_19_expect
         before = service.find(code)
         assert [s.checked_by for s in before.seats] == [2, 3, 4, 1]
         assert refused(NotAllowed, service.lock, code, [secrets[1]]) == ["host-only"]
-        saved, edit = service.lock(code, [host])
-        again, edit_again = service.lock(code, [host])  # locking again gives the same game and link
+        saved, edit, _ = service.lock(code, [host])
+        again, edit_again, _ = service.lock(code, [host])  # locking again gives the same game and link
         assert again.id == saved.id and edit_again == edit and may_edit(saved, edit)
         assert count(SavedGame) == 1
         assert saved.entry == FOUR["game"] and saved.played_on == DAY and saved.ruleset == "pocket"
@@ -234,7 +235,7 @@ def test_with_checks_off_two_players_done_are_enough_and_one_player_is_not(db_ap
         assert refused(NotAllowed, service.set_checks, code, [secrets[1]], False) == ["host-only"]
         assert not service.set_checks(code, [host], False).checks_required
         enter_all(code, secrets, PLAYERS[:2])
-        saved, _ = service.lock(code, [host])
+        saved, _, _ = service.lock(code, [host])
         assert [r.name for r in saved.results] == ["Ada", "Bo"]
         lonely, lonely_host = service.start("classic", DAY)
         service.take_seat(lonely.code, "Solo", [lonely_host])
@@ -249,6 +250,39 @@ def test_a_legend_claimed_by_two_seats_is_refused_at_the_lock_R6_1(db_app):
         assert table.legend_clashes(table.seat(1)) == {"tribes-humans": (2,)}
         assert refused(NotReady, service.lock, code, [host]) == ["legend-claimed"]
         assert count(SavedGame) == 0 and not service.find(code).locked
+
+
+def test_a_lock_makes_the_new_group_the_host_chose_and_a_refused_lock_none(db_app):
+    """The group a lock goes to is the host's choice, made in the lock's transaction:
+    refused, no group row; locked, the game in it, given back; locked again with
+    another new group, the first lock's group, and nothing made."""
+    with db_app.app_context():
+        code, host, secrets = seated(players=PLAYERS[:2])
+        thursdays = NewGroup("Thursdays", "a-secret-derived-from-the-hosts")
+        assert refused(NotReady, service.lock, code, [host], thursdays) == ["lock-not-done"] * 2
+        assert refused(NotAllowed, service.lock, code, [secrets[1]], thursdays) == ["host-only"]
+        assert count(Group) == 0 and count(SavedGame) == 0
+        service.set_checks(code, [host], False)
+        enter_all(code, secrets, PLAYERS[:2])
+        saved, _, group = service.lock(code, [host], thursdays)
+        assert group is not None and group.name == "Thursdays" and saved.group_id == group.id
+        assert opens(group, "a-secret-derived-from-the-hosts")
+        again, _, kept = service.lock(code, [host], NewGroup("Fridays"))
+        assert again.id == saved.id and kept is not None and kept.id == group.id
+        assert [g.name for g in db.session.scalars(select(Group))] == ["Thursdays"]
+
+
+def test_a_lock_into_an_existing_group_or_none_makes_no_group(db_app):
+    with db_app.app_context():
+        club, _ = create_group("Club")
+        code, host, secrets = seated(checks=False, players=PLAYERS[:2])
+        enter_all(code, secrets, PLAYERS[:2])
+        saved, _, group = service.lock(code, [host], club)
+        assert group is not None and group.id == club.id and saved.group_id == club.id
+        other, other_host, other_secrets = seated(checks=False, players=PLAYERS[:2])
+        enter_all(other, other_secrets, PLAYERS[:2])
+        alone, _, none = service.lock(other, [other_host])
+        assert none is None and alone.group_id is None and count(Group) == 1
 
 
 # -- refusals write nothing

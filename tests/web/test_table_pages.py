@@ -530,6 +530,7 @@ def test_a_refused_lock_keeps_no_new_group_and_a_lock_goes_to_the_group_chosen(a
         assert phone.post(f"/t/{code}/seats", data={"name": player["name"]}).status_code == 303
     refused = client.post(f"/t/{code}/host", data={"action": "lock", "group": "new", "group_name": "Thursdays"})
     assert refused.status_code == 409  # nobody is done
+    assert "groups=" not in refused.headers.get("Set-Cookie", "")  # no group on the phone either
     assert soup(refused).find(id="group-name")["value"] == "Thursdays"  # the choice comes back
     with app.app_context():
         assert all_groups() == []

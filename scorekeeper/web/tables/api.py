@@ -233,7 +233,7 @@ def lock(code: str):
         group = find_group(str(body["group"]))
         if group is None or not opens(group, str(body.get("invite") or "")):
             raise GameErrors([GameError("group-unknown")])
-    saved, secret = service.lock(table.code, _secrets(), group)
+    saved, secret, _ = service.lock(table.code, _secrets(), group)
     return jsonify(
         game_url=url_for("games.show", public_id=saved.public_id, _external=True),
         edit_url=url_for("games.manage", public_id=saved.public_id, secret=secret, _external=True),

@@ -21,8 +21,7 @@ holds at the table (the host's locked page, a private link).
 from __future__ import annotations
 
 import json
-from datetime import date
-from types import SimpleNamespace
+from datetime import date, datetime
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
@@ -36,6 +35,7 @@ from ...engine import (
     GameError,
     GameErrors,
     Row,
+    ScoreSheet,
     UnknownCard,
     get_ruleset,
     position,
@@ -63,7 +63,7 @@ from ..i18n import (
     sentence,
     words,
 )
-from ..membership import group_for_save, leave, phone_groups
+from ..membership import chosen_for_save, joined_after_save, phone_groups
 from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
 from ..security import expired_form_page, join_rate_limit, table_rate_limit
@@ -79,6 +79,7 @@ from .access import (
     this_phone,
     too_many,
 )
+from .presenters import Invite, Live, LiveSeat, Screen, ScreenSeat, SeatPanel
 
 bp = Blueprint("tables", __name__)
 count_wrong_codes(bp)
@@ -191,20 +192,13 @@ def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | Non
             name_form=name_form,
             messages=messages or [],
             full=table.is_full,
-            may_move=_may_ask_to_move(table, phone),
+            may_take_seat=model.can_take_seat(table, phone),
+            may_move=model.movable_seats(table, phone),
             live=_live(table, phone),
             screen_link=url_for(".screen", code=table.code, _external=True),
         ),
         status,
     )
-
-
-def _may_ask_to_move(table: Table, phone: Phone) -> list[Seat]:
-    """The seats a phone may ask to take, its own phone gone: those it does not hold
-    (a new phone of the host: the host's own seat, or the host's role alone)."""
-    if table.locked or not table.seats:
-        return []
-    return [seat for seat in table.seats if not phone.holds(seat.number)]
 
 
 def _locked_page(table: Table):
@@ -225,7 +219,11 @@ def _locked_page(table: Table):
     )
     group = _host_group(table, phone, saved.group_id) if phone.host else None
     game_group = db.session.get(Group, saved.group_id) if saved.group_id is not None else None
-    joinable = game_group is not None and phone.is_anyone and all(grp.id != game_group.id for grp in phone_groups())
+    joinable = (
+        game_group is not None
+        and model.can_add_game_group(table, phone)
+        and all(grp.id != game_group.id for grp in phone_groups())
+    )
     return render_template(
         "tables/locked.html",
         **context,
@@ -252,7 +250,7 @@ def add_group(code: str):
     phone = this_phone(table)
     saved = saved_games.find_game(table.game_id) if table.locked and table.game_id else None
     group = db.session.get(Group, saved.group_id) if saved is not None and saved.group_id is not None else None
-    if group is None or not phone.is_anyone:
+    if group is None or not model.can_add_game_group(table, phone):
         abort(403)
     if all(grp.id != group.id for grp in phone_groups()):
         join_group(group, table_pass(group, table.code, current_app.secret_key or ""), chosen=False)
@@ -307,27 +305,24 @@ def screen(code: str):
 SCREEN_RELOAD = 10
 
 
-def _screen(table: Table) -> SimpleNamespace:
+def _screen(table: Table) -> Screen:
     """What the big screen shows of *table*: the same for everyone (no phone is asked who it is)."""
     names = {seat.number: seat.name for seat in table.seats}
     invite = _invite(table)
-    sheet = None
-    if table.locked and table.game_id:
-        saved = saved_games.find_game(table.game_id)
-        sheet = saved_games.sheet_of(saved.entry) if saved is not None else None
-    return SimpleNamespace(
+    sheet = _locked_sheet(table)
+    return Screen(
         code=table.code,
         version=table.version,
         ticket=streams.ticket(table.code),
         # asked every 10 s without a stream: the API's state as anyone sees it, mostly a 304
         state_url=url_for("table_api.show", code=table.code),
         etag=etag(table, model.NOBODY),
-        open=not table.locked and not table.is_full,
+        open=model.can_take_seat(table, model.NOBODY),
         link=invite.link,
         qr=invite.qr,
         join_url=url_for(".join", _external=True),
         seats=[
-            SimpleNamespace(
+            ScreenSeat(
                 number=seat.number,
                 name=seat.name,
                 cards=seat.cards_entered,
@@ -344,9 +339,13 @@ def _screen(table: Table) -> SimpleNamespace:
         rows=[(row_name(row), [result.rows[row] for result in sheet.results]) for row in Row] if sheet else [],
         next_url=url_for(".screen", code=table.next_code) if table.next_code else None,
         reload=SCREEN_RELOAD,
-        # what screen.js fills in for a seat taken after the page came
-        blank_seat=SimpleNamespace(number=0, name="", cards=0, done=False, state="entering", checked_by=None),
     )
+
+
+def _locked_sheet(table: Table) -> ScoreSheet | None:
+    """The sheet of the game *table* was locked into (``None``: not locked, or the game deleted since)."""
+    saved = saved_games.find_game(table.game_id) if table.locked and table.game_id else None
+    return saved_games.sheet_of(saved.entry) if saved is not None else None
 
 
 @bp.get("/t/<code>/live")
@@ -369,7 +368,7 @@ def live(code: str):
     return response
 
 
-def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = True) -> SimpleNamespace:
+def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = True) -> Live:
     """What the live part shows this phone: each seat and what the phone may do
     with it, the notes for its seats, what the table waits for, a waiting move;
     *compact*: the seats on one line (above a seat's kingdom entry); *with_words*: with
@@ -380,43 +379,29 @@ def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = 
     (:func:`~scorekeeper.table.model.phone_tag` of every secret its cookie keeps for
     the table, one that holds nothing yet too: the asker of a move)."""
     names = {seat.number: seat.name for seat in table.seats}
-    seats = [
-        SimpleNamespace(
-            seat=seat,
-            mine=phone.holds(seat.number),
-            may_enter=phone.may_enter(seat.number) and not table.locked,
-            may_check=model.check_refusal(table, seat.number, phone, None) is None,
-            checked_by=names.get(seat.checked_by) if seat.checked_by else None,
-        )
-        for seat in table.seats
-    ]
-    move = None if table.locked else table.pending_move(service.now())
+    now = service.now()
+    move = model.waiting_move(table, now)
     kept = [model.secret_hash(secret) for secret in cookie_secrets(table.code)]
-    asked_here = move is not None and move.asker in kept
     host_seat = table.host_seat
-    return SimpleNamespace(
+    return Live(
         code=table.code,
         version=table.version,
         look=model.look(table),
         etag=etag(table, phone, str(get_locale()), compact),  # as /live would send it: its first ask gets a 304
         ticket=streams.ticket(table.code),
-        seats=seats,
+        seats=[_live_seat(table, phone, seat, names) for seat in table.seats],
         names=names,
         by_number={seat.number: seat for seat in table.seats},
         my_seats=phone.seats,
         host_name=host_seat.name if host_seat else None,
         notes=list(dict.fromkeys(_notes(table, phone))),
-        # above a seat's kingdom entry the seats line shows who is entering: the rest of what the table waits for
-        waiting=[]
-        if table.locked
-        else [w for w in model.waiting_for(table, service.now()) if not (compact and w.what == "entering")],
+        waiting=_waiting(table, now, compact),
         move=move,
-        move_by_me=asked_here,
-        # the seats the asking phone holds already, named: "Bo’s phone asks…" (else "Another phone")
-        move_by=", ".join(isolated(seat.name) for seat in table.seats if move and seat.holder == move.asker),
-        may_answer_move=move is not None and phone.is_anyone and not asked_here,
+        move_by_me=model.is_move_asked_by(table, kept, now),
+        move_by=_asker_names(table, move),
+        may_answer_move=model.can_answer_move(table, phone, now, kept),
         is_host=phone.host,
-        phone=f"{'host' if phone.host else ''}:{','.join(map(str, sorted(phone.seats)))}",  # what it holds here
+        phone=_holding(phone),
         locked=table.locked,
         next_code=table.next_code,
         checks_required=table.checks_required,
@@ -426,6 +411,35 @@ def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = 
         lang=str(get_locale() or "en"),
         url=url_for(".live", code=table.code, compact=1) if compact else url_for(".live", code=table.code),
     )
+
+
+def _waiting(table: Table, now: datetime, compact: bool) -> list[model.Waiting]:
+    """What the table waits for, as the live part says it: above a seat's kingdom entry
+    (*compact*), the seats line shows who is entering, and the rest is said."""
+    return [w for w in model.waiting_for(table, now) if not (compact and w.what == "entering")]
+
+
+def _holding(phone: Phone) -> str:
+    """What *phone* holds at the table, as table.js keys the live part: ``"host:1,3"``, ``":2"``, ``":"``."""
+    return f"{'host' if phone.host else ''}:{','.join(map(str, sorted(phone.seats)))}"
+
+
+def _live_seat(table: Table, phone: Phone, seat: Seat, names: dict[int, str]) -> LiveSeat:
+    """*seat* in *phone*'s live part, with what the phone may do with it now."""
+    return LiveSeat(
+        seat=seat,
+        mine=phone.holds(seat.number),
+        may_enter=model.can_enter(table, phone, seat.number),
+        may_check=model.can_check(table, phone, seat.number),
+        checked_by=names.get(seat.checked_by) if seat.checked_by else None,
+    )
+
+
+def _asker_names(table: Table, move: model.MoveRequest | None) -> str:
+    """The seats the phone asking *move* holds already, named: "Bo’s phone asks…" (``""``: "Another phone")."""
+    if move is None:
+        return ""
+    return ", ".join(isolated(seat.name) for seat in table.seats if seat.holder == move.asker)
 
 
 def _notes(table: Table, phone: Phone) -> list[str]:
@@ -568,7 +582,8 @@ def _stored(table: Table, seat: Seat) -> dict[str, Any]:
 
 
 def _seat_form(seat: Seat) -> SeatForm:
-    panel = SimpleNamespace(name=seat.name, cells=[c or "" for c in seat.cells], legends=seat.legends)
+    """The seat form as *seat*'s page shows it first: what the server holds."""
+    panel = SeatPanel(name=seat.name, cells=[c or "" for c in seat.cells], legends=seat.legends)
     return SeatForm(formdata=None, data={"seat": panel})
 
 
@@ -606,10 +621,10 @@ def _seat_page(table: Table, seat: Seat, phone: Phone, form: SeatForm, messages=
     )
 
 
-def _invite(table: Table) -> SimpleNamespace:
+def _invite(table: Table) -> Invite:
     """The join link and its QR code (a seated host still shows the code to players who come later)."""
     link = url_for(".table", code=table.code, _external=True)
-    return SimpleNamespace(link=link, qr=url_for(".qr", code=table.code) if qr_fits(link) else None)
+    return Invite(link=link, qr=url_for(".qr", code=table.code) if qr_fits(link) else None)
 
 
 # -- checking another seat
@@ -625,43 +640,63 @@ def check(code: str, number: int):
         return redirect(url_for(".table", code=table.code), code=303)
     phone = this_phone(table)
     if request.method == "GET":
-        refusal = model.check_refusal(table, number, phone, None)
-        if refusal is not None:  # the table's page says why (a 0/16 kingdom never offers "Checked")
-            if refusal.message_id == "check-not-done":  # never done, or no longer (a card said wrong, changed)
-                why = gettext(
-                    "%(name)s’s kingdom is not marked done, so it cannot be checked now.", name=isolated(seat.name)
-                )
-            else:
-                why = sentence(error_text(refusal))
-            flash(why, "error")
-            return redirect(url_for(".table", code=table.code), code=303)
-        return _check_page(table, seat, [], 200, _shown_before(seat, _json(request.args.get("before"))))
+        return _first_look(table, seat, phone)
     form = SeatNameForm()  # CSRF only
     if not form.validate() and "csrf_token" in form.errors:
         return _check_page(table, seat, [gettext(EXPIRED)], 400)
-    cell = request.form.get("cell", "")
     try:
-        refusal = model.check_refusal(table, number, phone, None)  # who asks, before what it sent
-        if refusal is not None:
-            raise refusal
-        seen = model.read_shown(_posted_json("seen"), seat.who())
-        if request.form.get("action") == "wrong":
-            if not (cell.isascii() and cell.isdecimal() and len(cell) < 3):
-                return _check_page(
-                    table, seat, [gettext("First tap the cell that is wrong, then “Something is wrong”.")], 422
-                )
-            service.report_wrong(table.code, number, cookie_secrets(table.code), int(cell), seen)
-        else:
-            service.check(table.code, number, cookie_secrets(table.code), seen)
+        refused = _check_posted(table, seat, phone)
     except GameErrors as problems:
         return _check_page(table, seat, [error_message(error) for error in problems.errors], 422)
     except GameError as error:
-        if error.message_id == "check-kingdom-changed":  # the kingdom as it is now, to look at again
-            table = service.find(table.code) or table
-            seat = table.seat(number)
-            return _check_page(table, seat, [], 409, _shown_before(seat, _posted_json("seen")))
-        return _check_page(table, seat, [error_message(error)], 409)
+        return _check_refused(table, seat, error)
+    return refused or redirect(url_for(".table", code=table.code), code=303)
+
+
+def _first_look(table: Table, seat: Seat, phone: Phone):
+    """The check page of *seat* as a phone opens it; the table's page, saying why,
+    if the phone may not check it now (a 0/16 kingdom never offers "Checked")."""
+    refusal = model.check_refusal(table, seat.number, phone, None)
+    if refusal is None:
+        return _check_page(table, seat, [], 200, _shown_before(seat, _json(request.args.get("before"))))
+    if refusal.message_id == "check-not-done":  # never done, or no longer (a card said wrong, changed)
+        why = gettext("%(name)s’s kingdom is not marked done, so it cannot be checked now.", name=isolated(seat.name))
+    else:
+        why = sentence(error_text(refusal))
+    flash(why, "error")
     return redirect(url_for(".table", code=table.code), code=303)
+
+
+def _check_posted(table: Table, seat: Seat, phone: Phone):
+    """What the check page posted, stored: "Checked", or "Something is wrong" at the cell
+    tapped, of the kingdom as it showed it (``seen``); ``None`` once stored, else the
+    page again asking for a cell.
+
+    :raises GameError, GameErrors: who asks may not check it, what it sent is refused
+        (:func:`service.check`, :func:`service.report_wrong`).
+    """
+    refusal = model.check_refusal(table, seat.number, phone, None)  # who asks, before what it sent
+    if refusal is not None:
+        raise refusal
+    seen = model.read_shown(_posted_json("seen"), seat.who())
+    if request.form.get("action") != "wrong":
+        service.check(table.code, seat.number, cookie_secrets(table.code), seen)
+        return None
+    cell = request.form.get("cell", "")
+    if not (cell.isascii() and cell.isdecimal() and len(cell) < 3):
+        return _check_page(table, seat, [gettext("First tap the cell that is wrong, then “Something is wrong”.")], 422)
+    service.report_wrong(table.code, seat.number, cookie_secrets(table.code), int(cell), seen)
+    return None
+
+
+def _check_refused(table: Table, seat: Seat, error: GameError):
+    """The check page again with why *error* refused the check (409); a kingdom changed
+    since the page showed it: as it is now, its changes marked, to look at again."""
+    if error.message_id != "check-kingdom-changed":
+        return _check_page(table, seat, [error_message(error)], 409)
+    table = service.find(table.code) or table
+    seat = table.seat(seat.number)
+    return _check_page(table, seat, [], 409, _shown_before(seat, _posted_json("seen")))
 
 
 def _shown_before(seat: Seat, sent: object) -> model.Shown | None:
@@ -791,21 +826,14 @@ def host(code: str):
 def _lock(table: Table, phone: Phone) -> None:
     """Lock *table* into a group, as a save goes to one: the host's choice on the
     form, by default the group this phone used last, or a new one ("Our games"
-    unless named), added to the host's phone. A refused lock keeps no new
-    group, here or on the phone.
+    unless named), which :func:`service.lock` makes in its transaction. The group
+    is added to the host's phone once the lock is saved: a refused lock keeps no
+    new group, in the database or on the phone.
 
     :raises GameError: the group choice's refusals, and :func:`service.lock`'s.
     """
     if not phone.host:
         raise model.NotAllowed("host-only")
-    known = {group.public_id for group in phone_groups()}
-    group = group_for_save(service.new_group_secret(table, phone))
-    try:
-        saved, _ = service.lock(table.code, phone.secrets, group)
-    except BaseException:
-        db.session.rollback()
-        if group.public_id not in known:
-            leave(group)
-        raise
-    if saved.group_id != group.id and group.public_id not in known:  # locked before, elsewhere: its group stands
-        leave(group)
+    choice = chosen_for_save(service.new_group_secret(table, phone))
+    locked = service.lock(table.code, phone.secrets, choice)
+    joined_after_save(choice, locked.group)

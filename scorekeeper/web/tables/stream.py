@@ -136,7 +136,7 @@ def _noted(table: Table) -> _Noted:
             if seat.number < min(others):  # said once, by its first claimant
                 clashes.append(([s.name for s in table.seats if s.number == seat.number or s.number in others], legend))
     warnings: tuple[DeckWarning, ...] = ()
-    if len(table.seats) > 1 and all(seat.done for seat in table.seats) and not table.locked:
+    if table.is_all_done and not table.locked:
         warnings = cards_over_deck([s.cards for s in table.seats])
     return clashes, warnings
 
