@@ -22,14 +22,17 @@
 // connected: once per (re)connection, watching the table (catch up then); dropped(lost): the
 // stream gone, lost = said by its silence or the browser's offline event (no connection).
 // A stream gone is let go at once (a dead network's close can take minutes) and reopened
-// after 1 s, 2 s, 4 s… up to 30 s; at once when the phone is back online or the page shown.
+// after 1 s, 2 s, 4 s… up to 30 s (back to 1 s once a stream has held for 10 s); at once when
+// the phone is back online or the page shown.
 (function () {
   "use strict";
   if (!window.WebSocket) { return; }
-  var ACK_LIMIT = 10000;
+  // An answer to an event awaited this long at most; a stream cut again within STEADY ms of
+  // watching (a proxy that cuts every stream) keeps backing off instead of retrying every second.
+  var ACK_LIMIT = 10000, STEADY = 10000;
 
   window.TableStream = function (auth, when) {
-    var socket = null, open = false, stopped = false, wait = 1000, retry = null, watchdog = null;
+    var socket = null, open = false, stopped = false, wait = 1000, retry = null, watchdog = null, steady = null;
     var handlers = {}, acks = {}, nextAck = 1;
 
     function connect() {
@@ -56,7 +59,7 @@
           alive();
         } else if (kind === "40") {  // watching
           open = true;
-          wait = 1000;
+          steady = setTimeout(function () { wait = 1000; }, STEADY);  // held a while: quick retries again
           when.connected();
         } else if (kind === "42") {
           var event = JSON.parse(data.slice(2));
@@ -79,6 +82,7 @@
     }
     function quiet() {  // the socket let go, every acknowledgement still awaited answered null
       clearTimeout(watchdog);
+      clearTimeout(steady);
       if (socket) { socket.onclose = socket.onmessage = null; socket.close(); }
       socket = null;
       open = false;

@@ -9,6 +9,7 @@ loads the sheet (once). Neither its markup nor anything pushed to it holds a sec
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -275,5 +276,33 @@ def test_a_screen_that_goes_offline_says_so_at_once_and_asks_every_10_s(browser,
         _until(screen, lambda: len(asked) > before, 13)  # asked, slowly
         tablet.set_offline(False)
         expect(screen.locator("#screen-status")).to_be_hidden(timeout=10_000)  # the stream back
+    finally:
+        tablet.close()
+
+
+def test_a_stream_cut_each_time_it_connects_backs_off_instead_of_retrying_every_second(browser, live_server):
+    """Found by a tester: a proxy that closes every stream just after it connects had the
+    page reconnect every 1.5 s for ever (a stream watching reset the backoff at once). The backoff
+    starts again only once a stream has held for a while (stream.js's STEADY)."""
+    tablet, screen, code = _new_screen(browser, live_server)
+    try:
+        opened: list[float] = []
+
+        def cut_soon(ws) -> None:
+            server = ws.connect_to_server()
+            opened.append(time.monotonic())
+
+            def relay(message) -> None:
+                ws.send(message)
+                if isinstance(message, str) and message.startswith("40"):  # watching: cut at once
+                    ws.close()
+
+            server.on_message(relay)
+
+        screen.route_web_socket("**/socket.io/**", cut_soon)
+        screen.goto(f"{live_server}/t/{code}/screen")
+        _until(screen, lambda: len(opened) >= 4, 15)
+        gaps = [later - earlier for earlier, later in zip(opened, opened[1:], strict=False)]
+        assert gaps[2] > 3, gaps  # 1 s, 2 s, 4 s after each cut (was 1 s each time)
     finally:
         tablet.close()

@@ -124,8 +124,13 @@ def test_four_phones_enter_check_and_lock_into_case_19s_sheet(app, client):
     refused = phones[1].post(f"/t/{code}/seat/1", data=seat_fields(players[0]))
     assert refused.status_code == 403
     assert soup(refused).find(id="back")["href"] == f"/t/{code}"
-    german = soup(phones[1].get(f"/t/{code}/seat/1?lang=de"))
+    german = soup(phones[1].post(f"/t/{code}/seat/1?lang=de", data=seat_fields(players[0])))
     assert german.h1.get_text() == "Nicht erlaubt" and german.find(id="back").get_text() == "Zum Tisch"
+    # opened, the table says where that seat is (a seat moved away is opened so: its page reloads)
+    opened = phones[1].get(f"/t/{code}/seat/1?lang=de")
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/t/{code}")
+    alert = soup(phones[1].get(f"/t/{code}?lang=de")).find(attrs={"role": "alert"})
+    assert "Der Platz von Ada ist auf einem anderen Handy." in words_of(alert)
     assert "Forbidden" not in german.get_text()
     for phone, player in zip(phones, players, strict=True):
         answer = phone.post(f"/t/{code}/seat/{numbers[player['name']]}", data=seat_fields(player))
@@ -831,3 +836,22 @@ def test_a_request_to_take_a_seat_names_the_seated_phone_that_asks(app, client):
     assert new.post(f"/t/{code}/move", data={"seat": "1"}).status_code == 303  # a phone holding nothing here
     request = words_of(soup(cy.get(f"/t/{code}?lang=en")).find(id="move-request"))
     assert request.startswith("Another phone asks to take Ada’s seat.")
+
+
+def test_a_phone_whose_seat_moved_away_is_told_so_on_the_table_not_shown_an_error(app, client):
+    """Found by a tester: Bo's seat moved to a borrowed phone; his old phone's seat page reloaded
+    into "Not allowed: only the seat's own phone or the host can change this seat", as if he had
+    done something wrong. A phone of the table lands on the table, told where the seat went."""
+    code = start_table(client)
+    bo, borrowed, stranger = app.test_client(), app.test_client(), app.test_client()
+    for phone, name in [(client, "Ada"), (bo, "Bo")]:
+        assert phone.post(f"/t/{code}/seats", data={"name": name}).status_code == 303
+    assert bo.get(f"/t/{code}/seat/2").status_code == 200
+    assert borrowed.post(f"/t/{code}/move", data={"seat": "2"}).status_code == 303
+    assert client.post(f"/t/{code}/move", data={"answer": "allow"}).status_code == 303
+    assert borrowed.get(f"/t/{code}/seat/2").status_code == 200  # the seat is the borrowed phone's now
+    moved = bo.get(f"/t/{code}/seat/2?lang=de")
+    assert moved.status_code == 303 and moved.headers["Location"].endswith(f"/t/{code}")
+    alert = soup(bo.get(f"/t/{code}?lang=de")).find(attrs={"role": "alert"})
+    assert "Der Platz von Bo ist auf einem anderen Handy." in words_of(alert)  # (words_of: no isolates)
+    assert stranger.get(f"/t/{code}/seat/2").status_code == 403  # a phone never seated here: refused

@@ -508,6 +508,11 @@ def seat(code: str, number: int):
     seat = table.seat(number)
     phone = this_phone(table)
     if not phone.may_enter(number):
+        if request.method == "GET" and cookie_secrets(table.code):
+            # a phone of the table opening a seat it does not hold (one moved away: its page reloads): the table,
+            # saying why, never an error page it did nothing to cause
+            flash(gettext("%(name)s’s seat is on another phone.", name=isolated(seat.name)), "error")
+            return redirect(url_for(".table", code=table.code), code=303)
         refused = Forbidden(gettext("Only the seat’s own phone or the host can change this seat."))
         back = {"url": url_for(".table", code=table.code), "label": gettext("Open the table")}
         return render_template("errors/error.html", error=refused, back=back), 403

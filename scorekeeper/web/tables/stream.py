@@ -66,6 +66,10 @@ from ...table.model import Table, normalise_code
 from ...words import LANGUAGES, Words, sentence, words_in
 from .wire import Push, push
 
+#: Seconds between a stream's pings, and how long its pong is awaited (the page's watchdog reads both).
+PING_INTERVAL = 10
+PING_TIMEOUT = 10
+
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
 EVENT = "table"
@@ -356,6 +360,10 @@ def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
         transports=["websocket"],
         manage_session=False,
         max_http_buffer_size=FRAME_LIMIT,
+        # a stream silent this long (a ping every 10 s, its pong awaited 10 s) is lost: the page says
+        # so and asks every 10 s within 20 s, not python-engineio's 45 (25 + 20) of a stale table
+        ping_interval=PING_INTERVAL,
+        ping_timeout=PING_TIMEOUT,
         logger=False,
         engineio_logger=False,
         **options,
