@@ -45,6 +45,7 @@ from ..engine import (
     GameError,
     GameErrors,
     InvalidGame,
+    InvalidKingdom,
     InvalidPlayerName,
     checked_name,
     claimed_legends,
@@ -371,9 +372,12 @@ def read_cells(cells: object, who: Who) -> Cells:
     """A kingdom so far from user input: 16 cells row by row, or 4 rows of 4,
     each a card id, or ``None``/``""`` for not entered yet.
 
-    :raises GameErrors: the shape and each cell that is not a card id (R8), carrying *who*.
+    :raises GameErrors: the shape (a list of cells not 16 long: ``"kingdom-size"``) and each
+        cell that is not a card id (R8), carrying *who*.
     """
-    if isinstance(cells, list) and len(cells) == CELLS and not any(isinstance(x, list) for x in cells):
+    if isinstance(cells, list) and not any(isinstance(x, list) for x in cells):  # cells, row by row
+        if len(cells) != CELLS:  # "16 cards, not 15", never "4 rows, not 15"
+            raise GameErrors([InvalidKingdom("kingdom-size", count=len(cells), **who)])
         cells = rows_of(cells)
     problems: list[GameError] = [e for e in kingdom_errors(cells, **who) if e.message_id != "card-missing"]
     if problems:

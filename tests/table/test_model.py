@@ -299,8 +299,12 @@ def test_bad_cells_are_refused_with_their_row_and_column():
     assert ENGLISH.error(errors[0]) == "Ada, row 1, column 2: 'xyz' is not one of the ten card ids"
     assert ids(refused(GameErrors, read_cells, "forest", ADA)) == ["kingdom-not-list"]
     assert ids(refused(GameErrors, read_cells, [[None] * 4] * 3, ADA)) == ["kingdom-rows"]
-    assert ids(refused(GameErrors, read_cells, [None] * 15, ADA)) == ["kingdom-rows"]
-    assert ids(refused(GameErrors, read_cells, [None] * 17, ADA)) == ["kingdom-rows"]
+    # found by a tester once kingdoms were 16 cells both ways: 15 cells were refused as "4 rows of
+    # 4 cards, not 15 rows"; a list of cells not 16 long is so many cards (R8)
+    for cells in ([None] * 15, ["forest"] * 17, [], ["forest"] * 4):
+        (error,) = refused(GameErrors, read_cells, cells, ADA)
+        assert (error.message_id, error.params["count"]) == ("kingdom-size", len(cells))
+    assert ENGLISH.error(refused(GameErrors, read_cells, [None] * 15, ADA)[0]) == "Ada: a kingdom has 16 cards, not 15"
     (odd,) = refused(GameErrors, read_cells, [3] + [None] * 15, ADA)
     assert (odd.message_id, odd.row, odd.column, odd.player_name) == ("card-unknown", 1, 1, "Ada")
 
