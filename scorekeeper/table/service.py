@@ -74,69 +74,17 @@ def _read(code: str) -> Table | None:
 
 
 def _table(row: rows.TableRow) -> Table:
-    """The model's table of the store's *row*."""
-    move = row.move
-    return Table(
-        code=row.code,
-        ruleset=row.ruleset,
-        played_on=row.played_on,
-        checks_required=row.checks_required,
-        version=row.version,
-        host=row.host_token_hash,
-        created_at=row.created_at,
-        locked=row.locked,
-        game_id=row.game_id,
-        next_code=row.next_code,
-        move=None if move is None else MoveRequest(seat=move.seat, asker=move.asker, asked_at=move.asked_at),
-        seats=tuple(
-            Seat(
-                number=seat.number,
-                name=seat.name,
-                holder=seat.token_hash,
-                cells=seat.cells,
-                legends=seat.legends,
-                done=seat.done,
-                checked_by=seat.checked_by,
-                wrong_cell=seat.wrong_cell,
-                wrong_by=seat.wrong_by,
-                entered_by=seat.entered_by,
-            )
-            for seat in row.seats
-        ),
-    )
+    """The model's table of the store's *row*: the same fields in the same order (the store
+    names two by their columns, ``token_hash`` and ``host_token_hash``; tests/table/test_service.py
+    holds the two shapes together)."""
+    move = None if row.move is None else MoveRequest._make(row.move)
+    return Table._make((*row[:-2], move, tuple(Seat._make(seat) for seat in row.seats)))
 
 
 def _row(table: Table) -> rows.TableRow:
     """The store's row of the model's *table* (what :func:`.store.tables.write` compares and writes)."""
-    move = table.move
-    return rows.TableRow(
-        code=table.code,
-        ruleset=table.ruleset,
-        played_on=table.played_on,
-        checks_required=table.checks_required,
-        version=table.version,
-        host_token_hash=table.host,
-        created_at=table.created_at,
-        locked=table.locked,
-        game_id=table.game_id,
-        next_code=table.next_code,
-        move=None if move is None else rows.MoveRow(seat=move.seat, asker=move.asker, asked_at=move.asked_at),
-        seats=tuple(
-            rows.SeatRow(
-                number=seat.number,
-                name=seat.name,
-                token_hash=seat.holder,
-                cells=seat.cells,
-                legends=seat.legends,
-                done=seat.done,
-                checked_by=seat.checked_by,
-                wrong_cell=seat.wrong_cell,
-                wrong_by=seat.wrong_by,
-                entered_by=seat.entered_by,
-            )
-            for seat in table.seats
-        ),
-    )
+    move = None if table.move is None else rows.MoveRow._make(table.move)
+    return rows.TableRow._make((*table[:-2], move, tuple(rows.SeatRow._make(seat) for seat in table.seats)))
 
 
 def _change(code: str, step: Callable[[Table], Table], known: Table | None = None) -> Table:

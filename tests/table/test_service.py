@@ -643,3 +643,13 @@ def test_a_request_to_move_waits_ten_minutes_for_an_answer(db_app):
         db.session.commit()
         assert refused(TableConflict, service.answer_move, code, [secrets[2]], True) == ["move-none"]
         assert service.find(code).seat(2).holder == secret_hash(secrets[1])
+
+
+def test_the_stores_rows_and_the_models_values_have_the_same_fields_in_the_same_order():
+    """The service turns one into the other by position (``_table``, ``_row``)."""
+    from scorekeeper.store import tables as rows
+    from scorekeeper.table.model import MoveRequest, Seat, Table
+
+    renamed = {"token_hash": "holder", "host_token_hash": "host"}
+    for row, value in ((rows.TableRow, Table), (rows.SeatRow, Seat), (rows.MoveRow, MoveRequest)):
+        assert [renamed.get(name, name) for name in row._fields] == list(value._fields)
