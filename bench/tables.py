@@ -679,10 +679,18 @@ class StreamPages(PollingPages):
 
         stream.on("disconnect", dropped)
         try:
-            auth = {"ticket": ticket, "version": self.version}  # what was missed comes pushed
-            await stream.connect(self.live, transports=["websocket"], auth=auth, wait_timeout=30)
+            await stream.connect(self.live, transports=["websocket"], auth=self._auth(ticket), wait_timeout=30)
         except Exception as error:  # a refused or broken stream counts as an error
             self.run.errors.append(f"stream: {type(error).__name__}: {error}")
+            return
+        await self._caught_up(live)
+
+    def _auth(self, ticket: str) -> dict[str, Any]:
+        """What the page connects with: its ticket and the version it shows (what it missed comes pushed)."""
+        return {"ticket": ticket, "version": self.version}
+
+    async def _caught_up(self, live: str) -> None:
+        """Once connected: nothing to ask (what the page missed came pushed)."""
 
     async def _told(self, table: dict) -> None:
         """A change pushed: all the page draws of it, nothing asked (the counts, done, checked,
@@ -785,28 +793,10 @@ class PullingPages(StreamPages):
     one shown (more than the counts changed) makes the page ask its live part anew; a draft
     is always ``PUT /api/tables/<code>/seats/<n>``."""
 
-    async def _stream(self, live: str, ticket: str) -> None:
-        import socketio
+    def _auth(self, ticket: str) -> dict[str, Any]:
+        return {"ticket": ticket}
 
-        logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # each drop, counted below, not said again
-        if self.stream is not None:
-            old, self.stream = self.stream, None
-            await old.disconnect()
-        stream = self.stream = socketio.AsyncClient(reconnection=False)
-        stream.on("table", self._told)
-        page = self.url
-
-        async def dropped() -> None:  # the page connects again at once and catches up (table.js)
-            if self.stream is stream and self.url == page and not self.session.closed:
-                self.run.drops += 1
-                self._spawn(self._stream(live, ticket))
-
-        stream.on("disconnect", dropped)
-        try:
-            await stream.connect(self.live, transports=["websocket"], auth={"ticket": ticket}, wait_timeout=30)
-        except Exception as error:  # a refused or broken stream counts as an error
-            self.run.errors.append(f"stream: {type(error).__name__}: {error}")
-            return
+    async def _caught_up(self, live: str) -> None:
         await self._live(live, self.url)  # caught up from the version shown
 
     async def _told(self, table: dict) -> None:
@@ -862,7 +852,9 @@ class PullingPages(StreamPages):
         self.sending = False
         if answer is not None and answer.status == 200:
             seat = json.loads(answer.text)
-            held = stringify([cell or "" for row in seat["kingdom"] for cell in row], seat["legends"])
+            kingdom = seat["kingdom"]  # 4 rows of 4 then (16 cells on a checkout of now)
+            cells = [cell for row in kingdom for cell in row] if isinstance(kingdom[0], list) else kingdom
+            held = stringify([cell or "" for cell in cells], seat["legends"])
             self.base_shown = held if stringify(self.cells, self.legends) == sent else sent
             self._save()
         elif answer is None or answer.status == 429 or answer.status >= 500:
