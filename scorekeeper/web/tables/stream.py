@@ -34,6 +34,10 @@ each draft a request through the proxy and a sync worker (a tenth of the
 servers' CPU per draft, a third of the time until its answer, as measured on
 PostgreSQL); a page without a stream sends the PUT.
 
+Every connection is read through :mod:`.gate`: closed, with one line in the log, at the
+first message out of place (no ticket within seconds, a packet nested deep or too big, too
+many), before anything decodes it.
+
 Streams are served only where they hold no worker: gunicorn's gevent workers
 (``deploy/gunicorn-live.conf.py``: thousands of connections in one process)
 and the development server's threads. A process of gunicorn's sync workers
@@ -64,6 +68,7 @@ from ...store.db import db
 from ...table import events, service
 from ...table.model import Table, normalise_code
 from ...words import LANGUAGES, Words, sentence, words_in
+from . import gate
 from .wire import Push, push
 
 #: Seconds between a stream's pings, and how long its pong is awaited (the page's watchdog reads both).
@@ -341,6 +346,19 @@ class _StreamsWhereTheyHoldNoWorker:
         return self.streams(environ, start_response)
 
 
+def _read_through_the_gate(eio: Any) -> None:
+    """Every WebSocket of python-engineio server *eio* read through :mod:`.gate`. Its drivers
+    for gevent and threads make simple-websocket's (``SimpleWebSocketWSGI``) from the table
+    of the async mode (``_async``, shared by every server of that mode: this server gets a
+    copy); python-engineio offers no other way to give it a bound of size."""
+    from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+
+    websocket = eio._async["websocket"]
+    if not (isinstance(websocket, type) and issubclass(websocket, SimpleWebSocketWSGI)):
+        raise RuntimeError(f"streams need simple-websocket's WebSocket, not {websocket!r} (gevent-websocket?)")
+    eio._async = {**eio._async, "websocket": gate.gated(websocket, _JSONPacket, FRAME_LIMIT)}
+
+
 def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
     """Serve the tables' streams on *app* (``/socket.io/``) and announce changes
     through Redis when ``REDIS_URL`` is configured, else within this process.
@@ -368,5 +386,6 @@ def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
         engineio_logger=False,
         **options,
     )
+    _read_through_the_gate(streams.server.eio)
     app.wsgi_app = _StreamsWhereTheyHoldNoWorker(app.wsgi_app)  # type: ignore[method-assign]
     events.set_publisher(_Announcer())
