@@ -90,7 +90,9 @@
   }
 
   // The stream (stream.js): connecting with the version shown, what was missed comes pushed;
-  // without it, "No connection" and the table asked for every SLOW_POLL ms.
+  // without it, "No connection" and the table asked for every SLOW_POLL ms; with it open but its
+  // beats silent (Redis lost), that said and the table asked every SLOW_POLL ms, and once more
+  // when they are back.
   var poll = null, stream = window.TableStream(function () {
     return { ticket: text.ticket, lang: document.documentElement.lang, version: shown };
   }, {
@@ -103,6 +105,12 @@
       if (leaving) { return; }
       trouble(text.offline);
       if (!poll) { poll = setInterval(catchUp, SLOW_POLL); }
+    },
+    late: function (late) {
+      trouble(late ? text.late : "");
+      clearInterval(poll);
+      poll = late ? setInterval(catchUp, SLOW_POLL) : null;
+      catchUp();
     }
   });
   stream.on("table", show);

@@ -11,7 +11,7 @@
 // open ("0"), ping ("2") and pong ("3"), connect ("40"), events ("42"), acknowledgements
 // ("42<id>" out, "43<id>" back), a refusal ("44").
 //
-// var stream = TableStream({ ticket: …, lang: …, version: … }, { connected: fn, dropped: fn(lost) });
+// var stream = TableStream({ ticket: …, lang: …, version: … }, { connected: fn, dropped: fn(lost), late: fn(late) });
 //   (the first argument may be a function giving it at each connection: the version shown then)
 //   stream.on("table", fn)          an event pushed to the page
 //   stream.emit(event, data, ack)   sent at once if watching (true), else false; ack(answer)
@@ -20,7 +20,10 @@
 //   stream.isOpen(), stream.now()   watching?; reconnect at once (a page shown again)
 //   stream.stop()                   the page is leaving: closed, never reopened
 // connected: once per (re)connection, watching the table (catch up then); dropped(lost): the
-// stream gone, lost = said by its silence or the browser's offline event (no connection).
+// stream gone, lost = said by its silence or the browser's offline event (no connection);
+// late(true): the server's beats stopped (they come every few seconds the way changes come, through
+// Redis, when there is one): changes are not reaching the page though its stream is open; late(false):
+// they came back (what was missed meanwhile is the page's to ask).
 // A stream gone is let go at once (a dead network's close can take minutes) and reopened
 // after 1 s, 2 s, 4 s… up to 30 s (back to 1 s once a stream has held for 10 s); at once when
 // the phone is back online or the page shown.
@@ -33,7 +36,7 @@
 
   window.TableStream = function (auth, when) {
     var socket = null, open = false, stopped = false, wait = 1000, retry = null, watchdog = null, steady = null;
-    var handlers = {}, acks = {}, nextAck = 1;
+    var handlers = {}, acks = {}, nextAck = 1, silence = null, late = false;
 
     function connect() {
       clearTimeout(retry);
@@ -63,7 +66,7 @@
           when.connected();
         } else if (kind === "42") {
           var event = JSON.parse(data.slice(2));
-          if (handlers[event[0]]) { handlers[event[0]](event[1]); }
+          if (event[0] === "beat") { beatHeard(event[1]); } else if (handlers[event[0]]) { handlers[event[0]](event[1]); }
         } else if (kind === "43") {  // an acknowledgement: 43<id>[answer]
           var at = data.indexOf("[");
           settle(data.slice(2, at), JSON.parse(data.slice(at))[0]);
@@ -72,6 +75,13 @@
         }
       };
       socket.onclose = function () { drop(false); };
+    }
+    // A beat every *every* s (the first as the stream opens): silent for two of them and half a
+    // second more, changes are not reaching the page.
+    function beatHeard(every) {
+      clearTimeout(silence);
+      silence = setTimeout(function () { late = true; if (when.late) { when.late(true); } }, every * 2000 + 500);
+      if (late) { late = false; if (when.late) { when.late(false); } }
     }
     function settle(id, answer) {
       var waiting = acks[id];
@@ -82,6 +92,8 @@
     }
     function quiet() {  // the socket let go, every acknowledgement still awaited answered null
       clearTimeout(watchdog);
+      clearTimeout(silence);  // (a page without its stream asks anyway; a new one beats anew)
+      late = false;
       clearTimeout(steady);
       if (socket) { socket.onclose = socket.onmessage = null; socket.close(); }
       socket = null;

@@ -29,7 +29,7 @@
   // What the page tells its player about the connection, at its top: the worst of its troubles.
   function trouble(kind, text) {
     troubles[kind] = text || "";
-    var say = seatPage.quiet() || troubles.offline || troubles.stale || "";
+    var say = seatPage.quiet() || troubles.offline || troubles.stale || troubles.late || "";
     status.textContent = say;
     status.hidden = !say;
   }
@@ -243,6 +243,8 @@
   // -- the stream (stream.js): each change pushed; once watching, the page catches up from the
   // version shown; without it (lost, refused, or a proxy that cuts it) the live part is asked for
   // every SLOW_POLL ms, and "No connection" said when its silence or the browser said it was lost.
+  // With it open but its beats silent (changes not reaching the stream workers: Redis lost), the
+  // page says so and asks every SLOW_POLL ms too, and once more when the beats come back.
 
   var poll = null, stream = window.TableStream(function () {  // at each (re)connection: the version shown
     return { ticket: live.dataset.ticket, lang: document.documentElement.lang, version: shown.version };
@@ -252,10 +254,17 @@
       poll = null;
       trouble("stale", "");
       trouble("offline", "");
+      trouble("late", "");
     },
     dropped: function (lost) {
       if (lost) { offline(); }
       if (!poll && !leaving) { poll = setInterval(refresh, SLOW_POLL); }
+    },
+    late: function (late) {
+      trouble("late", late ? status.dataset.late : "");
+      clearInterval(poll);
+      poll = late && !leaving ? setInterval(refresh, SLOW_POLL) : null;
+      refresh();  // at once: late, what the page may have missed; back, what it did miss
     }
   });
   stream.on("table", received);

@@ -126,28 +126,45 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-@contextlib.contextmanager
-def redis_server(program: str = "redis-server"):
-    """Yield the ``redis://`` URL of a redis-server of our own on a free loopback
-    port, in memory only (no dump file), stopped on exit."""
-    port = free_port()
-    process = subprocess.Popen(
-        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
+class RedisServer:
+    """A redis-server of our own on a free loopback port, in memory only (no dump file), that
+    a test may stop and start again on the same port (:meth:`stop`, :meth:`start`)."""
 
-    def answers() -> bool:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+    def __init__(self, program: str = "redis-server") -> None:
+        self.program = program
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.program, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        _wait_until(self.answers, self.process, "redis-server")
+
+    def answers(self) -> bool:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1) as connection:
             connection.sendall(b"PING\r\n")
             return connection.recv(16).startswith(b"+PONG")
         return False
 
+    def stop(self) -> None:
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
+
+
+@contextlib.contextmanager
+def redis_server(program: str = "redis-server"):
+    """Yield the ``redis://`` URL of a :class:`RedisServer` of our own, stopped on exit."""
+    server = RedisServer(program)
     try:
-        _wait_until(answers, process, "redis-server")
-        yield f"redis://127.0.0.1:{port}/0"
+        server.start()
+        yield server.url
     finally:
-        _stop(process)
+        server.stop()
 
 
 def release_step(database_url: str, **env: str) -> None:

@@ -78,6 +78,14 @@ PING_TIMEOUT = 10
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
 EVENT = "table"
+#: The event every page is sent every :data:`BEAT_INTERVAL` seconds through Redis (its data: the
+#: interval), and once as it connects: a page that stops hearing it knows changes are not reaching it.
+BEAT = "beat"
+BEAT_INTERVAL = 2
+#: Seconds between a stream worker's tries to listen to Redis again.
+RECONNECT = 1.0
+#: A Redis client's options here: a second to connect, a second to answer.
+_REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
 #: The event a seat page sends its drafts in, each acknowledged (:func:`_draft`).
 DRAFT = "draft"
 
@@ -201,6 +209,8 @@ def _watch(auth: object = None) -> bool:
     if code is None:
         return False
     join_room(code)
+    if isinstance(current_app.extensions["socketio"].server.manager, _RedisAnnouncements):
+        emit(BEAT, BEAT_INTERVAL)  # the first beat: the page knows to listen for the next ones
     lang = auth.get("lang") if isinstance(auth, dict) else None
     _kept().update(table=code, lang=lang if isinstance(lang, str) and len(lang) <= 16 else None)
     version = auth.get("version") if isinstance(auth, dict) else None
@@ -255,40 +265,80 @@ def _draft(data: object = None) -> dict[str, Any]:
 
 class _RedisAnnouncements(socketio.RedisManager):
     """python-socketio's Redis manager, announcing from a thread of its own, on a
-    connection of its own that waits at most a second for Redis.
+    connection of its own that waits at most a second for Redis; beating through Redis
+    while it streams, and listening again within :data:`RECONNECT` seconds of Redis's return.
 
     A request whose change is announced hands the table over (:meth:`announce`) and
     answers: it never waits for Redis's reply (a round trip that, on a busy machine,
     waits for Redis to get a core: a fifth of a sync worker's time under a table's
     drafts), a hung Redis never holds it, and the table's JSON is made on the thread.
     Each process's announcements leave in the order they were made; pages order what
-    they receive by version. Listening keeps the manager's own connection, which waits
-    as long as Redis is quiet; it starts with the process's first stream, so an app
-    worker (no streams) never listens, and a process that does both skips its own
-    announcements unread (they went to its phones when they were made)."""
+    they receive by version. Listening keeps the manager's own connection; it starts
+    with the process's first stream, so an app worker (no streams) never listens, and
+    a process that does both skips its own announcements unread (they went to its
+    phones when they were made).
+
+    Redis's publish/subscribe keeps nothing for a listener away: what is announced while a
+    process cannot hear is lost to its phones. So a process that streams sends a beat
+    (:data:`BEAT`) every :data:`BEAT_INTERVAL` seconds the way its announcements go (its
+    announcing thread, Redis, its listener) and passes each of its own on to all its
+    phones: a page that stops hearing them knows changes are not reaching it, says so and
+    asks for the table slowly, and asks once more when they come back
+    (``static/js/stream.js``). Its listener gives up a connection silent for three beats
+    (Redis hung, or the network between) and connects again every second while Redis is
+    away (python-socketio's own waits 1, 2, 4 … 60 s: a page was 14 s late after a 20 s outage)."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        super().__init__(url, channel=channel, redis_options=dict(_REDIS_OPTIONS))
+
+    def initialize(self) -> None:
+        """Listen (python-socketio's), and beat: this process streams."""
+        super().initialize()
+        self.server.start_background_task(self._beat)
 
     def announce(self, table: Table) -> None:
         """Hand *table*, just committed, to this process's announcing thread."""
+        self._announcing().put(table)
+
+    def _announcing(self) -> queue.SimpleQueue[Table | None]:
+        """This process's announcing thread's queue (``None``: a beat), the thread started with it."""
         if getattr(self, "_outbox_pid", None) != os.getpid():  # a new process (a forked worker): a new thread
             self._outbox_pid = os.getpid()
-            self._outbox: queue.SimpleQueue[Table] = queue.SimpleQueue()
+            self._outbox: queue.SimpleQueue[Table | None] = queue.SimpleQueue()
             threading.Thread(target=self._send, args=(self._outbox,), daemon=True, name="announcements").start()
             atexit.register(self._flush, self._outbox)
-        self._outbox.put(table)
+        return self._outbox
 
-    def _send(self, outbox: queue.SimpleQueue[Table]) -> None:
+    def _beat(self) -> None:
+        while True:
+            self.server.sleep(BEAT_INTERVAL)
+            self._announcing().put(None)
+
+    def _beat_message(self) -> bytes:
+        return self.json.dumps({"beat": self.host_id}).encode()
+
+    def _send(self, outbox: queue.SimpleQueue[Table | None]) -> None:
         import redis
 
-        client = redis.Redis.from_url(self.redis_url, socket_timeout=1, socket_connect_timeout=1)
+        client = redis.Redis.from_url(self.redis_url, **_REDIS_OPTIONS)
+        lost = False
         while True:
             table = outbox.get()
             try:
-                message = self._message(table)
-                if _watched(self, table.code):  # a process that streams too: its own phones, at once
-                    self.server.emit(EVENT, message["data"][0], to=table.code, ignore_queue=True)
-                client.publish(self.channel, self.json.dumps(message))
-            except redis.RedisError as error:
-                log.warning("a table's change was not announced (Redis: %s)", error)
+                if table is None:
+                    client.publish(self.channel, self._beat_message())
+                else:
+                    message = self._message(table)
+                    if _watched(self, table.code):  # a process that streams too: its own phones, at once
+                        self.server.emit(EVENT, message["data"][0], to=table.code, ignore_queue=True)
+                    client.publish(self.channel, self.json.dumps(message))
+                if lost:
+                    lost = False
+                    log.warning("announcements reach Redis again")
+            except redis.RedisError as error:  # said once while Redis is away, not for each change
+                if not lost:
+                    lost = True
+                    log.warning("announcements do not reach Redis (%s); the pages are told by its silence", error)
             except Exception:  # the thread announces every later change all the same
                 log.exception("a table's change was not announced")
 
@@ -309,14 +359,50 @@ class _RedisAnnouncements(socketio.RedisManager):
         }
 
     def _listen(self) -> Any:
-        """What Redis brings, but this process's own announcements, left unread."""
+        """What Redis brings, but this process's own announcements, left unread, and the beats:
+        its own passed on to every phone here, the other processes' left."""
         own = self.json.dumps({"host_id": self.host_id})[:-1].encode()
+        beat = self._beat_message()
         for message in super()._listen():
-            if not (isinstance(message, bytes) and message.startswith(own)):
+            if not isinstance(message, bytes):
+                yield message
+            elif message == beat:
+                self.server.emit(BEAT, BEAT_INTERVAL, ignore_queue=True)
+            elif not (message.startswith(own) or message.startswith(b'{"beat"')):
                 yield message
 
+    def _redis_listen_with_retries(self) -> Any:
+        """python-socketio's own, connecting again every :data:`RECONNECT` seconds (not 1, 2, 4 … 60),
+        and saying once that Redis is lost and once that it is back (not at every try)."""
+        lost = False
+        while True:
+            try:
+                self._redis_connect()
+                self.pubsub.subscribe(self.channel)
+                if lost:
+                    lost = False
+                    log.warning("announcements are heard from Redis again")
+                yield from self._heard()
+            except Exception as error:  # whatever Redis's client raises for a lost or silent connection
+                if not lost:
+                    lost = True
+                    log.warning("announcements are not heard from Redis (%s); trying every %g s", error, RECONNECT)
+                time.sleep(RECONNECT)
+
+    def _heard(self) -> Any:
+        """What the subscription brings (redis-py's ``listen()``, which waits for ever), until
+        it has been silent for three beats: Redis hung, or the connection lost unnoticed."""
+        heard = time.monotonic()
+        while True:
+            message = self.pubsub.get_message(timeout=BEAT_INTERVAL)
+            if message is not None:
+                heard = time.monotonic()
+                yield message
+            elif time.monotonic() - heard > 3 * BEAT_INTERVAL:
+                raise TimeoutError(f"nothing heard for {3 * BEAT_INTERVAL} s")
+
     @staticmethod
-    def _flush(outbox: queue.SimpleQueue[Table], seconds: float = 2.0) -> None:
+    def _flush(outbox: queue.SimpleQueue[Table | None], seconds: float = 2.0) -> None:
         """At exit (a worker restarted): a moment for the announcements still queued to leave."""
         deadline = time.monotonic() + seconds
         while not outbox.empty() and time.monotonic() < deadline:
@@ -366,7 +452,7 @@ def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
     options: dict[str, Any] = {}
     redis_url = app.config.get("REDIS_URL")
     if redis_url:
-        options["client_manager"] = _RedisAnnouncements(redis_url, channel=CHANNEL)
+        options["client_manager"] = _RedisAnnouncements(redis_url, CHANNEL)
     app.extensions["table_drafts"] = answer_draft
     streams = SocketIO()
     streams.on("connect")(_watch)
