@@ -32,9 +32,13 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
   ``redis://`` URL shares the counts between processes and hosts, which any
   setup of more than one process needs: with memory storage each gunicorn
   worker counts alone, so 4 workers let a client through 4 times the limit.
-  While Redis cannot be reached, each process counts alone again (Flask-Limiter's
+  While Redis cannot be reached, each process counts alone (Flask-Limiter's
   in-memory fallback, ``RATELIMIT_IN_MEMORY_FALLBACK_ENABLED``) rather than
-  answering 500; it goes back to Redis when Redis answers. Redis is asked with
+  answering 500, and allows its share of each limit only (:func:`share`):
+  the limit divided by ``RATE_LIMIT_PROCESSES``, the processes that count
+  (every worker of every app and stream server; default 1), at least one. It
+  goes back to Redis when Redis answers again (Flask-Limiter asks after 1, 2,
+  4 … 32 s). Redis is asked with
   a 1-second timeout (``RATELIMIT_STORAGE_OPTIONS``), so a hung Redis slows a
   request by a second at most, and the keys start with ``scorekeeper``
   (``RATELIMIT_KEY_PREFIX``), so one Redis can serve other apps too.
@@ -49,6 +53,7 @@ from typing import Any
 from flask import Flask, Response, current_app, g, render_template
 from flask_babel import gettext, ngettext
 from flask_wtf.csrf import CSRFError
+from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import limiter, talisman
@@ -70,8 +75,27 @@ CONTENT_SECURITY_POLICY = {
 
 
 def _configured(setting: str) -> Callable[[], str]:
-    """A rate limit read from the app's config when a request is counted (Flask-Limiter calls it)."""
-    return lambda: current_app.config[setting]
+    """A rate limit read from the app's config when a request is counted (Flask-Limiter calls it):
+    this process's :func:`share` of it while the shared store cannot be reached."""
+
+    def limit() -> str:
+        configured: str = current_app.config[setting]
+        if limiter.limiter.storage is limiter.storage:  # Flask-Limiter's store, not its fallback
+            return configured
+        return share(configured, int(current_app.config["RATE_LIMIT_PROCESSES"]))
+
+    return limit
+
+
+def share(limit: str, processes: int) -> str:
+    """One process's share of *limit* (``"10 per minute;60 per hour"``) while *processes*
+    count it each alone: each amount divided by *processes*, rounded down, at least 1
+    (``"1 per 1 minute;4 per 1 hour"`` for 16). Together they allow the limit, or one
+    each where there are more processes than it allows."""
+    return ";".join(
+        f"{max(1, item.amount // max(1, processes))} per {item.multiples} {item.GRANULARITY.name}"
+        for item in parse_many(limit)
+    )
 
 
 #: Requests that write a saved game.
@@ -124,6 +148,7 @@ def init_security(app: Flask) -> None:
     app.config.setdefault("JOIN_RATE_LIMIT", "20 per minute;120 per hour")
     app.config.setdefault("WRONG_CODE_RATE_LIMIT", "10 per minute;30 per hour")
     app.config.setdefault("WRONG_CODE_ADDRESS_RATE_LIMIT", "30 per minute;120 per hour")
+    app.config.setdefault("RATE_LIMIT_PROCESSES", 1)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 1, "socket_connect_timeout": 1})

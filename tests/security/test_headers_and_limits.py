@@ -151,14 +151,11 @@ def test_trusted_hosts_refuse_a_spoofed_host(tmp_path):
 def test_saves_still_limited_per_process_while_redis_cannot_be_reached(tmp_path):
     """A shared rate-limit store that is down (nothing listens on the port) costs
     no save a 500: each process counts alone until Redis answers again."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]  # closed again when the block ends: nothing listens
     app = make_app(
         tmp_path,
         WTF_CSRF_ENABLED=False,
         SAVE_RATE_LIMIT="2 per hour",
-        RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{port}",
+        RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{_closed_port()}",
     )
     client = app.test_client()
     token = client.post("/", data=form_data(FOUR["game"])).headers["Location"].removeprefix("/sheet/")
@@ -167,3 +164,41 @@ def test_saves_still_limited_per_process_while_redis_cannot_be_reached(tmp_path)
     from scorekeeper.web.extensions import limiter
 
     limiter._storage_dead = False  # one limiter for every app of this test process: the next tests' store is up
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # closed again when the block ends: nothing listens
+
+
+@pytest.mark.parametrize(
+    ("limit", "processes", "share"),
+    [
+        ("10 per minute;60 per hour", 4, "2 per 1 minute;15 per 1 hour"),
+        ("10 per minute;60 per hour", 16, "1 per 1 minute;3 per 1 hour"),  # at least one each
+        ("30 per minute;300 per hour", 1, "30 per 1 minute;300 per 1 hour"),
+        ("5/2 seconds", 2, "2 per 2 second"),
+    ],
+)
+def test_a_process_s_share_of_a_limit_is_the_limit_divided_among_the_processes_counting(limit, processes, share):
+    from scorekeeper.web.security import share as share_of
+
+    assert share_of(limit, processes) == share
+
+
+def test_while_redis_cannot_be_reached_each_process_lets_an_address_through_its_share_of_the_limit(tmp_path):
+    """Four processes count alone (``RATE_LIMIT_PROCESSES``): this one lets 10 tables a minute
+    through as 2 (together they let 8 through), not 10 (together 40: a limit failing open)."""
+    app = make_app(
+        tmp_path,
+        TABLE_RATE_LIMIT="10 per minute",
+        RATE_LIMIT_PROCESSES=4,
+        RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{_closed_port()}",
+    )
+    client = app.test_client()
+    statuses = [client.post("/api/tables", json={}).status_code for _ in range(4)]
+    assert statuses == [201, 201, 429, 429]
+    from scorekeeper.web.extensions import limiter
+
+    limiter._storage_dead = False  # (see above)
