@@ -28,6 +28,11 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 - ``WRONG_CODE_ADDRESS_RATE_LIMIT`` (default ``"30 per minute;120 per hour"``):
   the same codes per client address, all its phones together (a guesser that
   drops its cookies gets a new id each time); over it, the whole address waits.
+- ``DRAFT_RATE_LIMIT`` (default ``"10 per second;180 per minute"``): drafts a seat of a shared
+  table stores, its pages' and the host's together, sent on a stream or as the PUT. A page
+  sends a draft 300 ms after its last tap and the next only once that one is answered: one
+  tapping a new cell every 300 ms sent 2.9 a second, taps closer together one draft for
+  them all; a kingdom is 16 cards, and a person paints about one a second.
 - ``RATELIMIT_STORAGE_URI`` (default: ``REDIS_URL`` if set, else ``memory://``, per process); a
   ``redis://`` URL shares the counts between processes and hosts, which any
   setup of more than one process needs: with memory storage each gunicorn
@@ -46,6 +51,7 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -53,7 +59,10 @@ from typing import Any
 from flask import Flask, Response, current_app, g, render_template
 from flask_babel import gettext, ngettext
 from flask_wtf.csrf import CSRFError
-from limits import parse_many
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter, RateLimiter
+from redis import RedisError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import limiter, talisman
@@ -96,6 +105,50 @@ def share(limit: str, processes: int) -> str:
         f"{max(1, item.amount // max(1, processes))} per {item.multiples} {item.GRANULARITY.name}"
         for item in parse_many(limit)
     )
+
+
+#: A process's own counts while the shared store cannot be reached (:func:`reached`, :func:`count`),
+#: and until when it is not asked again (time.monotonic()).
+_alone = FixedWindowRateLimiter(MemoryStorage())
+_store_lost_until = 0.0
+#: Seconds a process counts alone after the shared store failed it, before it asks again.
+STORE_RETRY = 5.0
+
+
+def reached(setting: str, scope: str, key: str) -> bool:
+    """Whether what the limit of config *setting* bounds has been done as often as it allows
+    for *key* in *scope* (counted by :func:`count`). For what no view's limit counts (a stream's
+    events, or only what succeeds): in Flask-Limiter's store as the views' limits are, or
+    while it cannot be reached, in this process's memory, with its :func:`share`."""
+    return not _counted(setting, scope, key, hit=False)
+
+
+def count(setting: str, scope: str, key: str) -> None:
+    """Count one of what the limit of config *setting* bounds for *key* in *scope* (see :func:`reached`)."""
+    _counted(setting, scope, key, hit=True)
+
+
+def _counted(setting: str, scope: str, key: str, hit: bool) -> bool:
+    global _store_lost_until
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return True
+    identity = (current_app.config["RATELIMIT_KEY_PREFIX"], key, scope)
+    configured: str = current_app.config[setting]
+    strategy = limiter.limiter
+    if strategy.storage is limiter.storage and time.monotonic() >= _store_lost_until:
+        try:
+            return _ask(strategy, parse_many(configured), identity, hit)
+        except (RedisError, OSError) as error:
+            _store_lost_until = time.monotonic() + STORE_RETRY
+            logging.getLogger(__name__).warning("rate limits counted per process: %s", error)
+    items = parse_many(share(configured, int(current_app.config["RATE_LIMIT_PROCESSES"])))
+    return _ask(_alone, items, identity, hit)
+
+
+def _ask(strategy: RateLimiter, items: list[RateLimitItem], identity: tuple[str, ...], hit: bool) -> bool:
+    if hit:
+        return all([strategy.hit(item, *identity) for item in items])  # every window counts it
+    return all(strategy.test(item, *identity) for item in items)
 
 
 #: Requests that write a saved game.
@@ -148,6 +201,7 @@ def init_security(app: Flask) -> None:
     app.config.setdefault("JOIN_RATE_LIMIT", "20 per minute;120 per hour")
     app.config.setdefault("WRONG_CODE_RATE_LIMIT", "10 per minute;30 per hour")
     app.config.setdefault("WRONG_CODE_ADDRESS_RATE_LIMIT", "30 per minute;120 per hour")
+    app.config.setdefault("DRAFT_RATE_LIMIT", "10 per second;180 per minute")
     app.config.setdefault("RATE_LIMIT_PROCESSES", 1)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)

@@ -115,6 +115,34 @@ def test_a_stream_sending_thousands_of_drafts_is_refused_unread_and_let_go(db_ap
     assert live.DRAFT_BURST * 2 <= len(statuses) <= live.DRAFT_BURST * 2 + 2
 
 
+def test_a_seat_s_drafts_are_bounded_on_the_stream_and_the_put_together_and_only_the_ones_stored_count(tmp_path):
+    """``DRAFT_RATE_LIMIT`` per seat (here 3 a minute; by default 10 a second and 180 a minute, far
+    past a person's taps): drafts through both ways count against one bound; beyond it both
+    answer 429 (the page sends it again a moment later). Another seat has its own; drafts
+    refused for a wrong secret count against nobody (nobody holds a seat by knowing its number)."""
+    from tests.conftest import make_test_app
+
+    app = make_test_app(tmp_path, DRAFT_RATE_LIMIT="3 per minute")  # the limits on, in memory
+    with app.app_context():
+        code, _, secrets = seated()
+    stream, client = watching(app, code), app.test_client()
+
+    def put(number: int, secret: str) -> int:
+        body = draft(number, secret, PLAYERS[number - 1])
+        headers = {"Authorization": f"Bearer {secret}"}
+        return client.put(f"/api/tables/{code}/seats/{number}", json=body, headers=headers).status_code
+
+    def streamed(number: int, secret: str) -> int:
+        return sent(stream, draft(number, secret, PLAYERS[number - 1])).get("status", 200)
+
+    assert [put(2, "not-bo") for _ in range(5)] == [403] * 5
+    assert [put(2, secrets[1]), streamed(2, secrets[1]), put(2, secrets[1])] == [200, 200, 200]
+    assert [streamed(2, secrets[1]), put(2, secrets[1])] == [429, 429]
+    refused = sent(stream, draft(2, secrets[1], PLAYERS[1]))
+    assert refused["problems"][0]["id"] == "too-many-requests" and refused["errors"]
+    assert [streamed(3, secrets[2]), put(3, secrets[2])] == [200, 200]  # Cy's seat: a bound of its own
+
+
 def test_the_biggest_draft_a_seat_may_send_fits_the_stream_s_frames():
     """16 of the longest card id, every Legend, in the draft and its base, with a secret and an ack id."""
     longest = [max((card.value for card in Card), key=len)] * 16

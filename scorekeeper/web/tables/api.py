@@ -40,7 +40,7 @@ from ..extensions import limiter
 from ..outage import DATABASE_ERRORS, after_database_failure
 from ..preview import kingdom_preview
 from ..refusals import game_problem, problem, refusal, refusal_body, status_problem
-from ..security import join_rate_limit, table_rate_limit, too_many_tries
+from ..security import count, join_rate_limit, reached, table_rate_limit, too_many_tries
 from . import wire
 from .access import bearer, count_wrong_codes, etag, find_table, matching_etag, status_of, too_many
 
@@ -153,8 +153,17 @@ def update_seat(code: str, number: int):
     """
     table = find_table(code)
     who = table.seat(number).who()
+    if reached(*_seat_drafts(table.code, number)):
+        return refusal([(too_many_tries(None), problem("too-many-requests"))], 429)
     after = service.save_draft(table.code, number, _secrets(), model.read_draft(_body(), who), table)
+    count(*_seat_drafts(table.code, number))
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
+
+
+def _seat_drafts(code: str, number: int) -> tuple[str, str, str]:
+    """The drafts seat *number* of table *code* stored, as :func:`~..security.reached` and
+    :func:`~..security.count` name them (``DRAFT_RATE_LIMIT``): the PUT's and the stream's together."""
+    return "DRAFT_RATE_LIMIT", "seat-drafts", f"{code}/{number}"
 
 
 def draft_on_stream(code: str, data: object, lang: str | None, too_fast: bool) -> dict[str, Any]:
@@ -165,12 +174,14 @@ def draft_on_stream(code: str, data: object, lang: str | None, too_fast: bool) -
 
     :returns: the acknowledgement: what :func:`update_seat` answers (the seat and the
         table's ``version``), or its refusal with ``"status"`` (400, 403, 404, 409; 429
-        when the stream sends *too_fast*; 503 when the database cannot be reached), its
-        sentences in *lang* (a language of the app) or the stream's request's.
+        when the stream sends *too_fast* or the seat has stored its drafts' limit, as the PUT's;
+        503 when the database cannot be reached), its sentences in *lang* (a language of the
+        app) or the stream's request's.
     """
     with force_locale(lang) if lang in LANGUAGES else nullcontext():
+        too_many = refusal_body([(too_many_tries(None), problem("too-many-requests"))]) | {"status": 429}
         if too_fast:
-            return refusal_body([(too_many_tries(None), problem("too-many-requests"))]) | {"status": 429}
+            return too_many
         try:
             if not isinstance(data, dict):
                 raise GameErrors([GameError("body-not-object")])
@@ -181,8 +192,11 @@ def draft_on_stream(code: str, data: object, lang: str | None, too_fast: bool) -
             if not isinstance(number, int) or isinstance(number, bool):
                 raise model.NoSuchTable("seat-not-found")
             who = table.seat(number).who()
+            if reached(*_seat_drafts(table.code, number)):
+                return too_many
             secrets = [secret] if isinstance(secret, str) and 0 < len(secret) <= 64 else []
             after = service.save_draft(table.code, number, secrets, model.read_draft(data, who), table)
+            count(*_seat_drafts(table.code, number))
         except (GameError, GameErrors) as error:
             return refusal_body(_refusals(error)) | {"status": status_of(error)}
         except DATABASE_ERRORS as error:  # as the PUT's 503: the page sends it again a moment later
