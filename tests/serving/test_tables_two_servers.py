@@ -101,7 +101,11 @@ def test_a_change_made_on_one_instance_reaches_a_phone_streaming_from_the_other(
 
     redis = required_program("redis-server")
     with contextlib.ExitStack() as servers:
-        env = {"SCOREKEEPER_REDIS_URL": servers.enter_context(redis_server(redis))}
+        env = {
+            "SCOREKEEPER_REDIS_URL": servers.enter_context(redis_server(redis)),
+            # a card a draft as fast as the test sends them: far faster than a page (DRAFT_RATE_LIMIT)
+            "SCOREKEEPER_DRAFT_RATE_LIMIT": "100 per second",
+        }
         pages = servers.enter_context(
             gunicorn(database_url, workers=2, log=tmp_path / "pages.log", config=GUNICORN_CONF, **env)
         )
