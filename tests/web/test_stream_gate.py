@@ -171,6 +171,16 @@ def test_a_connection_that_sends_no_ticket_is_closed_and_said_in_one_line(served
     said_in_time(caplog, "a stream was closed: no ticket within 0.5 s")
 
 
+def test_a_connection_whose_ticket_is_refused_is_closed(served, connected, caplog):
+    url, ticket, _ = served
+    caplog.set_level(logging.WARNING)
+    forged = connected(url)
+    forged.send("40" + json.dumps({"ticket": ticket[:-2] + "xx"}))
+    assert forged.recv().startswith("44")  # python-socketio's refusal, then the gate's close
+    assert closed_within(forged, 10)
+    said_in_time(caplog, "a stream was closed: its ticket refused")
+
+
 @pytest.mark.parametrize(
     ("attack", "said"),
     [

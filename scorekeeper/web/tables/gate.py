@@ -6,7 +6,7 @@ every :data:`~.stream.PING_INTERVAL` s (``3``), and its seat's drafts one at a t
 (``42<id>["draft",{…}]``, 1.2 KB at most). So a connection is closed, logged in one line
 (never a traceback), when it
 
-- sends no ticket within :data:`TICKET_WAIT` seconds, or anything before it;
+- sends no ticket within :data:`TICKET_WAIT` seconds, anything before it, or a ticket refused;
 - sends a message over :data:`~.stream.FRAME_LIMIT` bytes (simple-websocket stops reading it
   there), a binary one, or one that is not a packet of the page's kinds;
 - opens more than :data:`MOST_BRACKETS` arrays and objects in one message: Python's
@@ -132,10 +132,12 @@ class _Yielding:
         return getattr(self._sock, name)
 
 
-def gated(websocket: type, packet_class: type, frame_limit: int) -> type:
+def gated(websocket: type, packet_class: type, frame_limit: int, watching: Callable[[str], bool]) -> type:
     """python-engineio's WebSocket class *websocket* (simple-websocket's, as its gevent and
     threading drivers make it: ``websocket(handler, server)``) reading through a :class:`Gate`
-    each, and simple-websocket told to stop reading a message at *frame_limit* bytes."""
+    each, and simple-websocket told to stop reading a message at *frame_limit* bytes.
+    *watching(sid)*: whether Engine.IO connection *sid* watches a table (its ticket taken:
+    python-socketio answers a refused one and keeps the connection, which is closed here)."""
 
     class Gated(websocket):
         def __init__(self, handler: Callable[..., Any], server: Any) -> None:
@@ -143,6 +145,8 @@ def gated(websocket: type, packet_class: type, frame_limit: int) -> type:
             self.server_args["max_message_size"] = frame_limit
             self.gate = Gate(packet_class)
             self.pause = functools.partial(server.sleep, 0)
+            self.sid = getattr(getattr(handler, "__self__", None), "sid", None)  # its Engine.IO socket's
+            self.taken = False
 
         def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
             for key in ("gunicorn.socket", "werkzeug.socket"):  # where simple-websocket takes it from
@@ -156,6 +160,11 @@ def gated(websocket: type, packet_class: type, frame_limit: int) -> type:
             import simple_websocket
 
             self.pause()  # the other connections' turn between two messages of this one
+            if self.gate.watching and not self.taken:  # its ticket was read (synchronously) since
+                if self.sid is not None and not watching(self.sid):
+                    log.warning("a stream was closed: its ticket refused")
+                    return None
+                self.taken = True
             message = None
             while message is None and self.ws.connected:
                 try:

@@ -432,17 +432,23 @@ class _StreamsWhereTheyHoldNoWorker:
         return self.streams(environ, start_response)
 
 
-def _read_through_the_gate(eio: Any) -> None:
-    """Every WebSocket of python-engineio server *eio* read through :mod:`.gate`. Its drivers
-    for gevent and threads make simple-websocket's (``SimpleWebSocketWSGI``) from the table
-    of the async mode (``_async``, shared by every server of that mode: this server gets a
-    copy); python-engineio offers no other way to give it a bound of size."""
+def _read_through_the_gate(server: Any) -> None:
+    """Every WebSocket of python-socketio server *server* read through :mod:`.gate`. The
+    drivers of python-engineio for gevent and threads make simple-websocket's
+    (``SimpleWebSocketWSGI``) from the table of the async mode (``_async``, shared by every
+    server of that mode: this server gets a copy); python-engineio offers no other way to give
+    it a bound of size."""
     from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 
+    eio, manager = server.eio, server.manager
     websocket = eio._async["websocket"]
     if not (isinstance(websocket, type) and issubclass(websocket, SimpleWebSocketWSGI)):
         raise RuntimeError(f"streams need simple-websocket's WebSocket, not {websocket!r} (gevent-websocket?)")
-    eio._async = {**eio._async, "websocket": gate.gated(websocket, _JSONPacket, FRAME_LIMIT)}
+
+    def watching(eio_sid: str) -> bool:
+        return manager.sid_from_eio_sid(eio_sid, "/") is not None
+
+    eio._async = {**eio._async, "websocket": gate.gated(websocket, _JSONPacket, FRAME_LIMIT, watching)}
 
 
 def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
@@ -472,6 +478,6 @@ def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
         engineio_logger=False,
         **options,
     )
-    _read_through_the_gate(streams.server.eio)
+    _read_through_the_gate(streams.server)
     app.wsgi_app = _StreamsWhereTheyHoldNoWorker(app.wsgi_app)  # type: ignore[method-assign]
     events.set_publisher(_Announcer())
