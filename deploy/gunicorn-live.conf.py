@@ -34,8 +34,8 @@ worker_connections = 5000
 # open for an hour is not a stuck worker. A worker silent this long is. No one client holds it
 # that long: a connection is closed at its first message out of place (no ticket in 5 s, a
 # packet nested deep, too big or too many: scorekeeper/web/tables/gate.py) and its reads let
-# the other connections run; before, one sending nested packets without a ticket had the worker
-# killed here after 30 s, with every stream it held (their pages reconnect to another).
+# the other connections run; before, one sending nested packets without a ticket got the worker
+# killed by this timeout, with every stream it held (issue 32; their pages reconnect to another).
 timeout = 30
 # On a deploy, streams under way get this long; their pages reconnect to another worker.
 graceful_timeout = 5
