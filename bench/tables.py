@@ -668,7 +668,8 @@ class StreamPages(PollingPages):
         if self.stream is not None:
             old, self.stream = self.stream, None
             await old.disconnect()
-        stream = self.stream = socketio.AsyncClient(reconnection=False)
+        # the phone's own HTTP session: no session of its own left open when a stream drops
+        stream = self.stream = socketio.AsyncClient(reconnection=False, http_session=self.session)
         stream.on("table", self._told)
         page = self.url
 

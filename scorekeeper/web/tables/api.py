@@ -152,8 +152,7 @@ def update_seat(code: str, number: int):
     and the table's ``version``.
     """
     table = find_table(code)
-    who = table.seat(number).who()
-    after = service.save_draft(table.code, number, _secrets(), model.read_draft(_body(), who), table)
+    after = service.save_draft(table.code, number, _secrets(), _body())
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -175,14 +174,10 @@ def draft_on_stream(code: str, data: object, lang: str | None, too_fast: bool) -
             if not isinstance(data, dict):
                 raise GameErrors([GameError("body-not-object")])
             number, secret = data.get("seat"), data.get("secret")
-            table = service.find(code)
-            if table is None:
-                raise model.NoSuchTable("table-not-found")
             if not isinstance(number, int) or isinstance(number, bool):
                 raise model.NoSuchTable("seat-not-found")
-            who = table.seat(number).who()
             secrets = [secret] if isinstance(secret, str) and 0 < len(secret) <= 64 else []
-            after = service.save_draft(table.code, number, secrets, model.read_draft(data, who), table)
+            after = service.save_draft(code, number, secrets, data)
         except (GameError, GameErrors) as error:
             return refusal_body(_refusals(error)) | {"status": status_of(error)}
         except DATABASE_ERRORS as error:  # as the PUT's 503: the page sends it again a moment later
@@ -199,8 +194,7 @@ def check(code: str, number: int):
     (required). 200 with the checked seat; 409 for a kingdom this phone holds
     or entered, one not marked done, or one changed since it was looked at."""
     table = find_table(code)
-    seen = _seen(table, number, _body(optional=True))
-    after = service.check(table.code, number, _secrets(), seen)
+    after = service.check(table.code, number, _secrets(), _body(optional=True).get("seen"))
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -211,8 +205,7 @@ def wrong(code: str, number: int):
     owner's phone shows the cell. 200 with the seat."""
     table = find_table(code)
     body = _body()
-    seen = _seen(table, number, body)
-    after = service.report_wrong(table.code, number, _secrets(), body.get("cell"), seen)
+    after = service.report_wrong(table.code, number, _secrets(), body.get("cell"), body.get("seen"))
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -307,15 +300,6 @@ def _secrets() -> list[str]:
 def _phone(table: Table) -> model.Phone:
     """Who the request's bearer token makes it at *table* (nobody without one)."""
     return model.identify(table, _secrets())
-
-
-def _seen(table: Table, number: int, body: dict[str, Any]) -> model.Shown:
-    """The kingdom as the checker looked at it (``"seen"``), once the phone may check
-    seat *number* at all (a refusal for who asks comes before one for what it sent)."""
-    refusal = model.check_refusal(table, number, _phone(table), None)
-    if refusal is not None:
-        raise refusal
-    return model.read_shown(body.get("seen"), table.seat(number).who())
 
 
 def _body(optional: bool = False) -> dict[str, Any]:
