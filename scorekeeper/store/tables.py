@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
-from typing import Any, NamedTuple, Unpack, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import CursorResult, Row, bindparam, delete, insert, null, select, update
 from sqlalchemy import Table as Table_
@@ -117,7 +117,7 @@ def read(code: str) -> TableRow | None:
     return _table_row(db.session.connection().execute(_READ, {"code": code}).all())
 
 
-def _table_row(rows: Sequence[Row[Unpack[tuple[Any, ...]]]]) -> TableRow | None:
+def _table_row(rows: Sequence[Row[*tuple[Any, ...]]]) -> TableRow | None:
     """The table of *rows* (one per seat, or one of nulls: :data:`_READ`'s columns), or ``None`` for none."""
     if not rows:
         return None
