@@ -400,6 +400,8 @@ def _correct(saved: SavedGame, action_url: str):
         )
         return render_game_form(form, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
 
+    public_id = saved.public_id
+
     def store_correction(game, form: CorrectionForm):
         try:
             details = store.Details.checked(form.played_on.data or saved.played_on, form.location.data, form.notes.data)
@@ -411,6 +413,8 @@ def _correct(saved: SavedGame, action_url: str):
             assert form.based_on.data is not None  # InputRequired: a valid form has it
             store.correct_game(saved, game, details, based_on=form.based_on.data)
         except store.GameChanged:
+            if store.find_game(public_id) is None:  # deleted meanwhile, not corrected
+                abort(404, description=gettext("There is no saved game at this link (it may have been deleted)."))
             # the next press saves over the current revision, knowingly
             form.based_on.data, form.based_on.raw_data = saved.revision, [str(saved.revision)]
             message = gettext(
