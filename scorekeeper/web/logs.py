@@ -75,7 +75,8 @@ def route_of(url_map: Map, method: str, target: str) -> str:
         try:
             rule, values = adapter.match(path, method=method, return_rule=True)
         except MethodNotAllowed as refused:  # the route, for another method (its 405)
-            rule, values = adapter.match(path, method=(refused.valid_methods or ["GET"])[0], return_rule=True)
+            allowed = next(iter(refused.valid_methods or ()), "GET")
+            rule, values = adapter.match(path, method=allowed, return_rule=True)
     except HTTPException:  # no route, or a redirect to one (a missing or extra slash)
         return _first_part(path)
     return _route(rule.rule, values)
