@@ -11,11 +11,14 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import socket
 import threading
+import time
 from collections import Counter
 from datetime import date
 
 import pytest
+import requests
 from bs4 import BeautifulSoup
 
 from scorekeeper.engine import Game
@@ -132,3 +135,37 @@ def test_an_import_over_the_save_limit_is_refused_unread_through_the_proxy(proxy
             f"Your address may save at most {SAVES} games in 1 minute and has no save left just now; "
             "the file was not read. Wait, then import it again."
         ]
+
+
+def test_one_address_imports_one_file_at_a_time(proxy):
+    """nginx takes one import at a time from an address (another is refused at once, before its
+    body is read), so that one address's imports never hold several workers at once: 48 files
+    of 8 MB, 16 at a time, held the workers up to 27 s. Another address imports meanwhile."""
+    game = json.dumps({"games": [FOUR | {"date": "2026-11-03"}]})
+    slow = browser_from("127.0.3.2")  # its import's body arrives slowly: nginx counts it from its headers on
+    fields = {
+        "csrf_token": BeautifulSoup(slow.get(proxy + "/games/import", timeout=30).text, "lxml").select_one(
+            "input[name=csrf_token]"
+        )["value"]
+    }
+    prepared = slow.prepare_request(
+        requests.Request("POST", proxy + "/games/import", data=fields, files={"file": ("c.json", game)})
+    )
+    head = "POST /games/import HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "".join(
+        f"{name}: {value}\r\n" for name, value in prepared.headers.items()
+    )
+    port = int(proxy.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), source_address=("127.0.3.2", 0), timeout=30) as trickle:
+        trickle.sendall(head.encode() + b"\r\n" + prepared.body[:100])
+        time.sleep(0.5)  # (nginx has read the headers: the import is under way)
+        second = slow.post(proxy + "/games/import", data=fields, files={"file": ("d.json", game)}, timeout=30)
+        other = browser_from("127.0.3.3")
+        other_csrf = BeautifulSoup(other.get(proxy + "/games/import", timeout=30).text, "lxml")
+        other_fields = {"csrf_token": other_csrf.select_one("input[name=csrf_token]")["value"]}
+        elsewhere = other.post(proxy + "/games/import", data=other_fields, files={"file": ("e.json", game)}, timeout=30)
+        trickle.sendall(prepared.body[100:])
+        first = trickle.recv(4096)
+    assert second.status_code == 503 and "Another import from your address is under way" in second.text
+    assert second.headers["Retry-After"] == "5"
+    assert elsewhere.status_code == 200  # another address, meanwhile
+    assert first.startswith(b"HTTP/1.1 200")  # the one under way, stored
