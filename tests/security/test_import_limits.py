@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import logging
 
 from bs4 import BeautifulSoup
 from werkzeug.datastructures import FileStorage
@@ -152,3 +153,15 @@ def test_files_too_large_for_the_limit_are_read_only_while_the_address_has_saves
     assert [read > 0 for _, read in answers] == [True] * 4 + [False] * 4
     assert listed_errors(answers[0][0])[0].startswith("The file holds 100 games, more than your address may")
     assert listed_errors(answers[-1][0])[0].startswith("Your address may save at most 4 games")
+
+
+def test_a_file_over_the_size_is_refused_unread_and_the_limits_keep_their_store(tmp_path, caplog):
+    """The save limit read the file to count its games: a file over ``IMPORT_MAX_BYTES`` raised
+    its 413 inside the limit's count, which Flask-Limiter took for its store failing: the
+    process went on counting alone, in memory (with Redis, each process its own limits)."""
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, IMPORT_MAX_BYTES=4096).test_client()
+    with caplog.at_level(logging.WARNING, logger="flask-limiter"):
+        refused, read = posted_unread(client, FOUR | {"notes": "n" * 5000})
+    assert refused.status_code == 413
+    assert read == 0
+    assert not [record.getMessage() for record in caplog.records if record.name == "flask-limiter"]
