@@ -167,6 +167,55 @@ def club_phone(kind: type, group: dict[str, Any]) -> type:
     """*kind* of phone whose host locks into *group*, having opened its invite link first."""
 
     class ClubPhone(kind):  # type: ignore[misc, valid-type]
+        """The streamed pages, hearing the server's beats as static/js/stream.js and table.js do:
+        silent for two beats and half a second, the page says changes are not arriving and asks
+        its live part at once and every :data:`SLOW_POLL` s; the beats back, once more."""
+
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            self.heard, self.every, self.since, self.late = 0.0, 0.0, 0.0, False
+            self.watchdog: asyncio.Task | None = None
+
+        async def _stream(self, live: str, ticket: str) -> None:
+            self.heard = self.every = 0.0  # a new stream beats anew
+            self.since = time.monotonic()
+            await super()._stream(live, ticket)
+
+        async def _beat(self, every: float) -> None:
+            run: ClubRun = self.run
+            now = time.monotonic()
+            if self.late:
+                self.late = False
+                if run.gap is not None and run.gap[1]:
+                    run.resumed.append(now - run.gap[1])
+                self._spawn(self._ask())
+            self.heard, self.every = now, every
+            if self.watchdog is None:
+                self.watchdog = self._spawn(self._silence())
+
+        async def _silence(self) -> None:
+            run: ClubRun = self.run
+            while True:
+                await asyncio.sleep(0.25)
+                now = time.monotonic()
+                if self.late or not self.every or now - self.heard < 2 * self.every + 0.5:
+                    continue
+                self.late = True
+                if run.gap is not None and not run.gap[1]:
+                    run.noticed.append(now - max(run.gap[0], self.since))
+                self._spawn(self._asking())
+
+        async def _asking(self) -> None:
+            while self.late:
+                await self._ask()
+                await asyncio.sleep(SLOW_POLL)
+
+        async def _ask(self) -> None:
+            div = tables.LIVE_DIV.search(self.page)
+            if div is not None:
+                live = tables.html.unescape(tables.attributes(div.group(0))["data-live"] or "")
+                await tables.PullingPages._live(self, live, self.url)
+
         async def lock(self) -> dict[str, int]:
             await self._until(lambda: len(self.view) == 4 and all(s.checked for s in self.view.values()))
             joined = urljoin(self.base, f"/join/{group['id']}/{group['invite']}")
@@ -213,6 +262,8 @@ async def correct(run: ClubRun, base: str, correction: dict[str, Any], when: str
     return figures
 
 
+#: Seconds between two asks of the live part while the beats are silent (static/js/table.js's SLOW_POLL).
+SLOW_POLL = 10.0
 DISABLED = re.compile(r"<fieldset\b[^>]*\bdisabled\b[^>]*>.*?</fieldset>", re.S)
 
 

@@ -672,6 +672,7 @@ class StreamPages(PollingPages):
         # the phone's own HTTP session: no session of its own left open when a stream drops
         stream = self.stream = socketio.AsyncClient(reconnection=False, http_session=self.session)
         stream.on("table", self._told)
+        stream.on("beat", self._beat)
         page = self.url
 
         async def dropped() -> None:  # the page connects again at once and catches up (table.js)
@@ -686,6 +687,10 @@ class StreamPages(PollingPages):
             self.run.errors.append(f"stream: {type(error).__name__}: {error}")
             return
         await self._caught_up(live)
+
+    async def _beat(self, every: float) -> None:
+        """The server's beat, every *every* seconds while changes can reach the stream
+        (static/js/stream.js: silent for two and a half, the page asks): heard, nothing to do."""
 
     def _auth(self, ticket: str) -> dict[str, Any]:
         """What the page connects with: its ticket and the version it shows (what it missed comes pushed)."""
