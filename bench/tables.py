@@ -89,17 +89,18 @@ import resource
 import runpy
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
 import traceback
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import aiohttp
@@ -668,8 +669,10 @@ class StreamPages(PollingPages):
         if self.stream is not None:
             old, self.stream = self.stream, None
             await old.disconnect()
-        stream = self.stream = socketio.AsyncClient(reconnection=False)
+        # the phone's own HTTP session: no session of its own left open when a stream drops
+        stream = self.stream = socketio.AsyncClient(reconnection=False, http_session=self.session)
         stream.on("table", self._told)
+        stream.on("beat", self._beat)
         page = self.url
 
         async def dropped() -> None:  # the page connects again at once and catches up (table.js)
@@ -684,6 +687,10 @@ class StreamPages(PollingPages):
             self.run.errors.append(f"stream: {type(error).__name__}: {error}")
             return
         await self._caught_up(live)
+
+    async def _beat(self, every: float) -> None:
+        """The server's beat, every *every* seconds while changes can reach the stream
+        (static/js/stream.js: silent for two and a half, the page asks): heard, nothing to do."""
 
     def _auth(self, ticket: str) -> dict[str, Any]:
         """What the page connects with: its ticket and the version it shows (what it missed comes pushed)."""
@@ -1089,15 +1096,26 @@ def serving(checkout: Path) -> ModuleType:
     return module
 
 
+class Serving(NamedTuple):
+    """What :func:`servers` started: the ``(pages, streams)`` base URLs the phones use, in turn,
+    the ports of the stream workers (the CPU's kinds: :class:`Meter`), and the redis-server's URL
+    (``None``: none)."""
+
+    bases: list[tuple[str, str]]
+    stream_ports: set[int]
+    redis: str | None
+
+
 @contextlib.contextmanager
-def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[tuple[list[tuple[str, str]], set[int]]]:
-    """The checkout's app as ``--instances`` says: the ``(pages, streams)`` base URLs the phones use, in turn,
-    and the ports of the stream workers (the CPU's kinds: :class:`Meter`).
+def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[Serving]:
+    """The checkout's app as ``--instances`` says (:class:`Serving`).
 
     A checkout with stream workers (``deploy/gunicorn-live.conf.py``) gets ``--live-workers``
     of them beside each instance, and a redis-server (``SCOREKEEPER_REDIS_URL``) carrying
     every change to them; nginx sends them ``/socket.io/``. Without nginx (one instance, or
-    ``--direct``) a phone is given its instance's stream workers' address beside its pages'."""
+    ``--direct``) a phone is given its instance's stream workers' address beside its pages'.
+    A checkout with a job queue (``scorekeeper/jobs.py``) gets its worker (``flask worker``) on
+    that Redis."""
     checkout = Path(args.checkout).resolve()
     helpers, deploy = serving(checkout), checkout / "deploy"
     made = helpers.nginx_config
@@ -1120,6 +1138,7 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[tuple[li
     live_conf = deploy / "gunicorn-live.conf.py"
     env = {f"SCOREKEEPER_{name}_RATE_LIMIT": RAISED for name in LIMITS} | dict(e.split("=", 1) for e in args.env)
     start = {"command": checkout / ".venv" / "bin" / "gunicorn", "cwd": checkout}
+    redis = None
     with contextlib.ExitStack() as stack:
         if args.instances == 2 or live_conf.exists():
             redis = stack.enter_context(helpers.redis_server())
@@ -1141,15 +1160,40 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[tuple[li
                 streams.append(
                     stack.enter_context(helpers.gunicorn(url, args.live_workers, log, config=live_conf, **start, **env))
                 )
+        if (checkout / "scorekeeper" / "jobs.py").exists() and redis is not None:
+            stack.enter_context(job_worker(checkout, url, redis, work / "worker.log", env))
         ports = {urlsplit(base).port or 0 for base in streams}
         stack.callback(quick_stop)
         if not args.direct:
             upstreams = [b.removeprefix("http://") for b in pages]
             live = {"live": [b.removeprefix("http://") for b in streams]} if streams else {}
             proxy = stack.enter_context(helpers.nginx(upstreams, work / "nginx", **live))
-            yield [(proxy, proxy)], ports
+            yield Serving([(proxy, proxy)], ports, redis)
         else:
-            yield list(zip(pages, streams or pages, strict=True)), ports
+            yield Serving(list(zip(pages, streams or pages, strict=True)), ports, redis)
+
+
+@contextlib.contextmanager
+def job_worker(checkout: Path, url: str, redis: str, log: Path, env: dict[str, str]) -> Iterator[None]:
+    """The checkout's job worker (``flask worker``: compose's ``worker`` service) on *redis*, stopped on exit."""
+    environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
+    environment |= {"SCOREKEEPER_DATABASE_URL": url, "SCOREKEEPER_REDIS_URL": redis, "SCOREKEEPER_MIGRATE": "false"}
+    with open(log, "w") as output:
+        process = subprocess.Popen(
+            [str(checkout / ".venv" / "bin" / "flask"), "--app", "scorekeeper", "worker"],
+            cwd=checkout,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 def quick_stop(seconds: float = 10) -> None:
@@ -1189,13 +1233,27 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], meter: Meter) -> dict[str, Any]:
-    """Play (or seat, ``--idle``) the tables against *bases*; the client-side figures and the CPU used."""
-    run, rng, kind = Run(), random.Random(args.seed), PHONES[args.phones]
+async def drive(
+    args: argparse.Namespace,
+    bases: list[tuple[str, str]],
+    meter: Meter,
+    run: Run | None = None,
+    kind_of: Callable[[int], type[Phone]] | None = None,
+    table_kind: type[Table] = Table,
+    meanwhile: Callable[[], Awaitable[object]] | None = None,
+) -> dict[str, Any]:
+    """Play (or seat, ``--idle``) the tables against *bases*; the client-side figures and the CPU used.
+
+    For another bench of the same tables (bench/clubnight.py): *run* gathers the figures,
+    *kind_of(n)* is the phones of table *n*, *table_kind* the tables' bookkeeping, and
+    *meanwhile()* runs from the moment the game starts (waited for, up to ``--timeout``, before
+    the figures are taken)."""
+    run, rng = run or Run(), random.Random(args.seed)
+    kind_of = kind_of or (lambda n: PHONES[args.phones])
     idle = asyncio.Event() if args.idle else None
     tables = [
-        [kind(run, table, p["name"], *bases[n % len(bases)]) for n, p in enumerate(PLAYERS)]
-        for table in (Table(run) for _ in range(args.tables))
+        [kind_of(t)(run, table, p["name"], *bases[n % len(bases)]) for n, p in enumerate(PLAYERS)]
+        for t, table in enumerate(table_kind(run) for _ in range(args.tables))
     ]
     go = asyncio.Event()
     plays = [
@@ -1223,12 +1281,16 @@ async def drive(args: argparse.Namespace, bases: list[tuple[str, str]], meter: M
     sampler = asyncio.ensure_future(sampling())
     before = (time.monotonic(), time.process_time())
     go.set()
+    aside = asyncio.ensure_future(meanwhile()) if meanwhile is not None else None
     if idle is not None:
         await asyncio.sleep(args.idle)
     else:
         await asyncio.wait(plays, timeout=args.timeout)
     after = (time.monotonic(), time.process_time())
     sampler.cancel()
+    if aside is not None:  # what it does is of the game: waited for, then stopped
+        await asyncio.wait([aside], timeout=args.timeout)
+        aside.cancel()
     used = meter.end()
     seconds, client = after[0] - before[0], after[1] - before[1]
     requests = sum(len(v) for v in run.latencies.values())
@@ -1287,9 +1349,9 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
             url, database = stack.enter_context(fresh_postgres(args.database_url))
         else:
             url = f"sqlite:///{work / 'tables.sqlite3'}"
-        with servers(args, url, work) as (bases, stream_ports):
-            figures = asyncio.run(drive(args, bases, Meter(os.getpid(), stream_ports, database)))
-    for log in sorted(work.glob("gunicorn-*.log")):
+        with servers(args, url, work) as serving:
+            figures = asyncio.run(drive(args, serving.bases, Meter(os.getpid(), serving.stream_ports, database)))
+    for log in sorted([*work.glob("gunicorn-*.log"), *work.glob("worker.log")]):
         text = log.read_text(errors="replace")
         figures["errors"] += [f"{log.name}: a traceback"] * text.count("Traceback")
         figures["errors"] += [f"{log.name}: a worker timeout"] * text.count("WORKER TIMEOUT")

@@ -41,7 +41,9 @@ preload_app = True
 # The workers' heartbeat files in memory, not on a container's overlay disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # No access log here: the proxy writes one, with the private links' secrets left out
-# (a private page's address holds its secret). Errors go to stderr.
+# (a private page's address holds its secret). Errors go to stderr; gunicorn's own lines
+# about a request (a worker stopped mid-request, a request line refused) name its route, not
+# its path: the app puts a filter on this log when it is created (scorekeeper/web/logs.py).
 accesslog = None
 errorlog = "-"
 # No control socket (gunicornc): nothing here uses it, and its default place is the home

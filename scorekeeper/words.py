@@ -829,11 +829,13 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "roster-name-empty": lambda w, p: w._("the new name is empty"),
     "roster-name-too-long": lambda w, p: w._("the new name is longer than %(most)d characters", **p),
     "roster-name-hidden-characters": lambda w, p: w._("the new name has control or text-direction characters"),
+    "roster-rename-gone": lambda w, p: w._("the player has just been merged into another"),
     "roster-name-taken": lambda w, p: w._(
         "%(other)s is already on the roster with that name: merge the two instead", other=w.name(p["other"])
     ),
     "roster-merge-same": lambda w, p: w._("choose two different players to merge"),
     "roster-merge-other-group": lambda w, p: w._("only players of the same group can be merged"),
+    "roster-merge-gone": lambda w, p: w._("one of the two has just been merged into another player"),
     "roster-merge-played-together": lambda w, p: w._(
         "the two played in the same game, so they are two people: they cannot be merged"
     ),

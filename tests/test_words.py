@@ -191,6 +191,8 @@ def group_refusals() -> list[GameError]:
         GameError("roster-name-taken", other="Anna"),
         GameError("roster-merge-same"),
         GameError("roster-merge-other-group"),
+        GameError("roster-merge-gone"),
+        GameError("roster-rename-gone"),
         GameError("roster-merge-played-together", together="abc"),
     ]
     return met + needing_a_database

@@ -31,7 +31,7 @@ from ..engine import (
     name_key,
     score_game,
 )
-from .db import db
+from .db import db, lock_group
 from .models import GameRevision, Group, Player, PlayerResult, SavedGame
 from .standing import note_change
 
@@ -165,6 +165,8 @@ def save_game(
         its hash is stored, so this is the one chance to show it).
     :raises IntegrityError: on commit, if a game with *save_key* is stored already.
     """
+    if group is not None:
+        lock_group(group.id)  # first: its roster is read and added to below
     token = secret or secrets.token_urlsafe(24)
     now = _now()
     saved = SavedGame(
@@ -242,9 +244,11 @@ def correct_game(saved: SavedGame, game: Game, details: Details, based_on: int) 
 
     :param based_on: the revision the corrected form was opened at.
     :raises GameChanged: if *saved* is no longer at that revision (someone
-        else corrected it meanwhile); nothing is written then.
+        else corrected it meanwhile) or no longer there (deleted meanwhile);
+        nothing is written then.
     """
-    if saved.revision != based_on:
+    if not _as_now(saved) or saved.revision != based_on:
+        db.session.rollback()  # the group's lock is not held while the form is shown again
         raise GameChanged()
     note_change(saved)
     try:
@@ -257,10 +261,29 @@ def correct_game(saved: SavedGame, game: Game, details: Details, based_on: int) 
 
 
 def delete_game(saved: SavedGame) -> None:
-    """Remove the game, its revisions and its results (and its part of the group's standing)."""
+    """Remove the game, its revisions and its results (and its part of the group's
+    standing); a game deleted by someone else meanwhile is left so."""
+    if not _as_now(saved):
+        db.session.rollback()
+        return
     note_change(saved)
     db.session.delete(saved)
     db.session.commit()
+
+
+def _as_now(saved: SavedGame) -> bool:
+    """Take the lock of *saved*'s group (:func:`~.db.lock_group`) before its game
+    changes, and read the game again under it, as the change before left it: a
+    roster player its results pointed to when this request read them may have
+    been merged away since, and the game itself corrected or deleted.
+
+    :returns: whether the game is still there (a game in no group: not read again)."""
+    if saved.group_id is None:
+        return True
+    game_id = saved.id
+    lock_group(saved.group_id)
+    db.session.expire(saved)
+    return db.session.get(SavedGame, game_id) is not None
 
 
 def _apply(saved: SavedGame, game: Game, details: Details, when: datetime) -> None:
@@ -335,7 +358,12 @@ def _roster_players(saved: SavedGame, game: Game) -> list[Player | None]:
 def roster_player(group: Group, typed: str) -> Player:
     """The roster player of *group* whose name is *typed* (by the engine's
     ``name_key``), added to the roster (shown as typed, in one form) if there is
-    none yet."""
+    none yet.
+
+    It reads and adds under the group's lock (:func:`~.db.lock_group`, taken by
+    the save already), so a name saved from several phones at once is added
+    once: each reads the roster as the one before it left it."""
+    lock_group(group.id)
     key = name_key(typed)
     player = db.session.scalar(select(Player).where(Player.group_id == group.id, Player.name_key == key))
     if player is None:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from sqlalchemy import func, select, update
 
 from ..engine import GameError, display_name, name_key, shows_a_name
-from .db import db
+from .db import db, lock_group
 from .games import has_hidden_controls
 from .models import Group, Player, PlayerResult, SavedGame
 from .standing import keep_from_now, players_merged
@@ -235,12 +235,16 @@ def rename_player(player: Player, new_name: str) -> Player:
     follow; the games' entries keep what was typed).
 
     :raises GameError: ``"roster-name-empty"``, ``"roster-name-too-long"``
-        (``most``), ``"roster-name-hidden-characters"``, or
+        (``most``), ``"roster-name-hidden-characters"``,
         ``"roster-name-taken"`` (``other``: the roster name that is the same
-        name; merge the two instead).
+        name; merge the two instead), or ``"roster-rename-gone"`` (*player*
+        was merged into another meanwhile).
     """
     name = _checked_name(new_name, "roster", MAX_PLAYER_NAME)
     key = name_key(name)
+    lock_group(player.group_id)  # first: then the roster is read again, as the change before left it
+    if db.session.get(Player, player.id, populate_existing=True) is None:
+        raise GameError("roster-rename-gone")
     other = db.session.scalar(
         select(Player).where(Player.group_id == player.group_id, Player.name_key == key, Player.id != player.id)
     )
@@ -257,7 +261,8 @@ def merge_players(source: Player, target: Player) -> Player:
     of *source* becomes *target*'s, and *source* leaves the roster.
 
     :raises GameError: ``"roster-merge-same"`` (one player twice),
-        ``"roster-merge-other-group"``, or ``"roster-merge-played-together"``
+        ``"roster-merge-other-group"``, ``"roster-merge-gone"`` (one of the two
+        was merged into another meanwhile), or ``"roster-merge-played-together"``
         (``together``: a game's public id in which both played: one person
         cannot have two seats).
     """
@@ -265,6 +270,12 @@ def merge_players(source: Player, target: Player) -> Player:
         raise GameError("roster-merge-same")
     if source.group_id != target.group_id:
         raise GameError("roster-merge-other-group")
+    lock_group(source.group_id)  # first: then both are read again, as the change before left them
+    found = db.session.scalars(
+        select(Player).where(Player.id.in_((source.id, target.id))).execution_options(populate_existing=True)
+    ).all()
+    if len(found) < 2:
+        raise GameError("roster-merge-gone")
     source_games = select(PlayerResult.game_id).where(PlayerResult.player_id == source.id)
     together = db.session.scalar(
         select(SavedGame.public_id)

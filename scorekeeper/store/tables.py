@@ -14,10 +14,11 @@ draft reads and writes here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import CursorResult, bindparam, delete, insert, select, update
+from sqlalchemy import CursorResult, Row, bindparam, delete, insert, null, select, update
 from sqlalchemy import Table as Table_
 
 from .db import db
@@ -113,7 +114,11 @@ _READ = (
 def read(code: str) -> TableRow | None:
     """The table with join code *code* (as stored: upper case, no spaces or dashes),
     locked or not, with its seats; ``None`` if there is none. One query."""
-    rows = db.session.connection().execute(_READ, {"code": code}).all()
+    return _table_row(db.session.connection().execute(_READ, {"code": code}).all())
+
+
+def _table_row(rows: Sequence[Row[*tuple[Any, ...]]]) -> TableRow | None:
+    """The table of *rows* (one per seat, or one of nulls: :data:`_READ`'s columns), or ``None`` for none."""
     if not rows:
         return None
     first = rows[0]
@@ -146,12 +151,26 @@ def read(code: str) -> TableRow | None:
     )
 
 
-#: Every statement of a draft built once (a phone's every card runs them): only their values change.
+#: Every statement of a change built once (a phone's every card runs them): only their values change.
 _CLAIM = (
     update(_TABLES)
     .where(_TABLES.c.code == bindparam("table_code"), _TABLES.c.locked_at.is_(None))
     .values(version=_TABLES.c.version + 1, updated_at=bindparam("now"))
-    .returning(_TABLES.c.version)
+)
+_CLAIMED = _CLAIM.returning(*(column for column in _READ.selected_columns if column.table is _TABLES)).cte("claimed")
+#: PostgreSQL: the claim and the read in one statement (one round trip), with the version the
+#: statement's snapshot saw (``seen_version``): every statement of a data-modifying ``WITH``
+#: reads one snapshot, taken before the claim waited for the row (if it did), so its seats are
+#: current only when no change committed meanwhile (the claimed version is the seen one + 1).
+_CLAIM_AND_READ = (
+    select(
+        *(_CLAIMED.c[column.name] for column in _READ.selected_columns if column.table is _TABLES),
+        null().label("public_id"),  # an open table has no saved game
+        *(column for column in _READ.selected_columns if column.table is _SEATS),
+        select(_TABLES.c.version).where(_TABLES.c.id == _CLAIMED.c.id).scalar_subquery().label("seen_version"),
+    )
+    .select_from(_CLAIMED.outerjoin(_SEATS, _SEATS.c.table_id == _CLAIMED.c.id))
+    .order_by(_SEATS.c.number)
 )
 _TABLE_ID = select(_TABLES.c.id).where(_TABLES.c.code == bindparam("table_code")).scalar_subquery()
 _SEAT_COLUMNS = ("name", "token_hash", "cells", "legends", "done", "checked_by", "wrong_cell", "wrong_by", "entered_by")
@@ -162,13 +181,27 @@ _UPDATE_SEAT = (
 )
 
 
-def claim(code: str, now: datetime) -> int | None:
-    """Take table *code*'s row for a change, if it is still open: its version
-    + 1, which other changes of the table wait for until this one commits.
+def claim(code: str, now: datetime) -> TableRow | None:
+    """Take table *code*'s row for a change, if it is still open, and read the table:
+    its version + 1, which other changes of the table wait for until this one commits.
 
-    :returns: the new version; ``None`` if the table is locked or gone.
+    One statement on PostgreSQL (a second only when another change committed while
+    this one waited for the row); on SQLite, whose writers take turns for the whole
+    database, the claim and then the read.
+
+    :returns: the table as claimed (its version the new one), with its seats; ``None``
+        if the table is locked or gone.
     """
-    return db.session.connection().execute(_CLAIM, {"table_code": code, "now": now}).scalar_one_or_none()
+    connection = db.session.connection()
+    values = {"table_code": code, "now": now}
+    if connection.dialect.name != "postgresql":
+        if cast(CursorResult[Any], connection.execute(_CLAIM, values)).rowcount != 1:
+            return None
+        return read(code)
+    rows = connection.execute(_CLAIM_AND_READ, values).all()
+    if rows and rows[0].seen_version + 1 != rows[0].version:  # seats read before another change's commit
+        return read(code)
+    return _table_row(rows)
 
 
 def write(before: TableRow, after: TableRow, now: datetime) -> None:

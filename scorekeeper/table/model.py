@@ -574,6 +574,20 @@ def _why_no_check(
     return None
 
 
+def read_seen(table: Table, number: int, phone: Phone, sent: object) -> Shown:
+    """Seat *number*'s kingdom as *phone*'s check page showed it, as the page or an API client
+    sent it (``"seen"``: :func:`read_shown`), once *phone* may check the seat at all: a
+    refusal for who asks comes before one for what it sent.
+
+    :raises NoSuchTable, NotAllowed, TableConflict: as :func:`check_refusal` says.
+    :raises GameErrors: as :func:`read_shown` says.
+    """
+    refusal = check_refusal(table, number, phone, None)
+    if refusal is not None:
+        raise refusal
+    return read_shown(sent, table.seat(number).who())
+
+
 def check(table: Table, number: int, phone: Phone, seen: Shown) -> Table:
     """Seat *number*'s kingdom, checked against the cards on the table by
     *phone*'s seat, as its page showed it (*seen*).

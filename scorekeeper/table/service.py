@@ -16,7 +16,7 @@ when the change is made (:func:`.model.identify`).
 from __future__ import annotations
 
 import secrets as random_secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import NamedTuple
 
@@ -87,27 +87,28 @@ def _row(table: Table) -> rows.TableRow:
     return rows.TableRow._make((*table[:-2], move, tuple(rows.SeatRow._make(seat) for seat in table.seats)))
 
 
-def _change(code: str, step: Callable[[Table], Table], known: Table | None = None) -> Table:
-    """Run *step* on table *code* as one change and publish the table after it.
+def _change(code: str, step: Callable[[Table], Table]) -> Table:
+    """Run *step* on table *code* as one change and publish the table after it: the
+    table claimed and read in one go (:func:`.store.tables.claim`), *step* given it
+    with its new version.
 
-    *known*: the table as the caller read it in this request; when nobody changed
-    it since (the claimed version is the next), it is not read again.
-
-    :raises NoSuchTable: ``"table-not-found"``. :raises TableConflict: ``"table-locked"``.
+    :raises NoSuchTable: ``"table-not-found"`` (none, or left open too long: removed
+        then). :raises TableConflict: ``"table-locked"``.
     :raises GameError, GameErrors: whatever *step* refuses (nothing is written then).
     """
     when = now()
-    version = rows.claim(code, when)
-    if version is None:
-        db.session.rollback()
-        if _read(code) is None:
-            raise model.NoSuchTable("table-not-found")
-        raise model.TableConflict("table-locked")
     try:
-        before = known if known is not None and known.version + 1 == version else _read(code)
-        assert before is not None  # our claim holds its row
-        after = step(before)._replace(version=version)
-        rows.write(_row(before), _row(after), when)
+        claimed = rows.claim(code, when)
+        if claimed is None:
+            db.session.rollback()
+            raise model.TableConflict("table-locked") if _read(code) else model.NoSuchTable("table-not-found")
+        before = _table(claimed)
+        if before.is_expired(when):
+            db.session.rollback()
+            expire()
+            raise model.NoSuchTable("table-not-found")
+        after = step(before)
+        rows.write(claimed, _row(after), when)
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -175,20 +176,47 @@ def take_seat(code: str, name: object, secrets: Secrets) -> tuple[Table, Seat, s
     return table, table.seats[-1], kept[0]
 
 
-def save_draft(code: str, number: int, secrets: Secrets, draft: Draft, known: Table | None = None) -> Table:
-    """Store seat *number*'s draft (:func:`.model.save_draft`); *known*: the table as read in this request."""
-    step = lambda table: model.save_draft(table, number, model.identify(table, secrets), draft)  # noqa: E731
-    return _change(code, step, known)
+def save_draft(code: str, number: int, secrets: Secrets, draft: Draft | Mapping[str, object]) -> Table:
+    """Store seat *number*'s draft (:func:`.model.save_draft`): a :class:`~.model.Draft`, or
+    the body pages and API clients send (read by :func:`.model.read_draft` in the change,
+    its refusals named after the seat).
+
+    :raises GameErrors: what R8 refuses in the body. :raises NoSuchTable, NotAllowed,
+        TableConflict: as :func:`.model.save_draft` and :func:`_change` say.
+    """
+
+    def step(table: Table) -> Table:
+        read = draft if isinstance(draft, Draft) else model.read_draft(draft, table.seat(number).who())
+        return model.save_draft(table, number, model.identify(table, secrets), read)
+
+    return _change(code, step)
 
 
-def check(code: str, number: int, secrets: Secrets, seen: Shown) -> Table:
-    """The phone's seat checked seat *number*'s kingdom as its page showed it (:func:`.model.check`)."""
-    return _change(code, lambda table: model.check(table, number, model.identify(table, secrets), seen))
+def check(code: str, number: int, secrets: Secrets, seen: Shown | object) -> Table:
+    """The phone's seat checked seat *number*'s kingdom as its page showed it (:func:`.model.check`):
+    *seen* a :class:`~.model.Shown`, or as the page or API client sent it (read by
+    :func:`.model.read_seen`: who asks is refused before what it sent)."""
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        return model.check(table, number, phone, _shown(table, number, phone, seen))
+
+    return _change(code, step)
 
 
-def report_wrong(code: str, number: int, secrets: Secrets, cell: object, seen: Shown) -> Table:
-    """The phone's seat reports a wrong card at *cell* of seat *number* (:func:`.model.report_wrong`)."""
-    return _change(code, lambda table: model.report_wrong(table, number, model.identify(table, secrets), cell, seen))
+def report_wrong(code: str, number: int, secrets: Secrets, cell: object, seen: Shown | object) -> Table:
+    """The phone's seat reports a wrong card at *cell* of seat *number* (:func:`.model.report_wrong`),
+    *seen* as :func:`check` takes it."""
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        return model.report_wrong(table, number, phone, cell, _shown(table, number, phone, seen))
+
+    return _change(code, step)
+
+
+def _shown(table: Table, number: int, phone: Phone, seen: Shown | object) -> Shown:
+    return seen if isinstance(seen, Shown) else model.read_seen(table, number, phone, seen)
 
 
 def set_checks(code: str, secrets: Secrets, required: bool) -> Table:

@@ -34,8 +34,8 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def larger_imports():
-        """Imports may be larger than other requests; set before the save limit
-        (which counts the file's games) and CSRF read the form."""
+        """Imports may be larger than other requests; set before CSRF reads the form
+        (the save limit reads nothing of it: it counts the file's games once the view has)."""
         if request.endpoint == "games.import_page" and request.method == "POST":
             request.max_content_length = app.config["IMPORT_MAX_BYTES"]
 

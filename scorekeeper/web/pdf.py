@@ -14,13 +14,23 @@ Configuration (``SCOREKEEPER_`` environment variables or the instance config):
   requests wait for a turn.
 - ``PDF_WAIT`` (default 5): seconds a PDF request waits for its turn before
   it is answered 503 with ``Retry-After``.
+
+One client address holds at most half of the turns (at least one), those it
+waits for included: another PDF of an address that already holds its share is
+answered 503 at once, so that one address asking again and again can never
+take every turn from the others (issue 32, item 5), nor hold a server thread
+waiting. Each such refusal counts against ``PDF_RATE_LIMIT`` as every PDF
+request does (``web.sheet_page``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from flask import Flask, current_app
@@ -38,7 +48,36 @@ BUSY_RETRY_AFTER = 5
 
 
 class PdfBusy(Exception):
-    """Every PDF renderer of this process stayed busy for ``PDF_WAIT`` seconds."""
+    """Every PDF renderer of this process stayed busy for ``PDF_WAIT`` seconds, or the
+    client's address already holds its share of them."""
+
+
+class AddressShares:
+    """How many of a process's PDF turns each client address holds or waits for, each
+    at most *share* (thread-safe)."""
+
+    def __init__(self, share: int) -> None:
+        self.share = share
+        self._held: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def hold(self, address: str) -> Iterator[None]:
+        """One of *address*'s share for the time of the block.
+
+        :raises PdfBusy: *address* holds its whole share already.
+        """
+        with self._lock:
+            if self._held[address] >= self.share:
+                raise PdfBusy()
+            self._held[address] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._held[address] -= 1
+                if not self._held[address]:
+                    del self._held[address]
 
 
 def choose_paper(asked: str | None, languages: LanguageAccept, chosen: str | None = None) -> str:
@@ -76,7 +115,9 @@ def init_app(app: Flask) -> None:
     unavailable()
     app.config.setdefault("PDF_RENDERS", 2)
     app.config.setdefault("PDF_WAIT", 5)
-    app.extensions["scorekeeper.pdf_turns"] = threading.BoundedSemaphore(int(app.config["PDF_RENDERS"]))
+    renders = int(app.config["PDF_RENDERS"])
+    app.extensions["scorekeeper.pdf_turns"] = threading.BoundedSemaphore(renders)
+    app.extensions["scorekeeper.pdf_shares"] = AddressShares(max(1, renders // 2))
 
 
 def pdf_turns(app: Flask) -> threading.BoundedSemaphore:
@@ -84,11 +125,13 @@ def pdf_turns(app: Flask) -> threading.BoundedSemaphore:
     return app.extensions["scorekeeper.pdf_turns"]
 
 
-def render_pdf(html: str, paper: str, base_url: str) -> bytes:
+def render_pdf(html: str, paper: str, base_url: str, address: str) -> bytes:
     """Render *html* (``sheets/sheet.pdf.html``, which links no stylesheet)
-    to PDF bytes on *paper*, styled by ``css/pdf.css``, once a turn is free.
+    to PDF bytes on *paper*, styled by ``css/pdf.css``, once a turn is free,
+    for the client *address* (``request.remote_addr``: its share of the turns).
 
-    :raises PdfBusy: no turn came free within ``PDF_WAIT`` seconds.
+    :raises PdfBusy: *address* holds its share of the turns already, or no turn
+        came free within ``PDF_WAIT`` seconds.
     :raises OSError, ImportError: WeasyPrint cannot be loaded (see :func:`unavailable`).
     """
     from . import weasy
@@ -97,10 +140,11 @@ def render_pdf(html: str, paper: str, base_url: str) -> bytes:
     folder, url_path = app.static_folder, app.static_url_path
     assert folder is not None and url_path is not None  # create_app gives the app its static folder
     turns = pdf_turns(app)
-    if not turns.acquire(timeout=float(app.config["PDF_WAIT"])):
-        raise PdfBusy()
-    try:
-        static_url = base_url.rstrip("/") + url_path + "/"
-        return weasy.render(html, PAPERS[paper], base_url, Path(folder).resolve(), static_url)
-    finally:
-        turns.release()
+    with app.extensions["scorekeeper.pdf_shares"].hold(address):
+        if not turns.acquire(timeout=float(app.config["PDF_WAIT"])):
+            raise PdfBusy()
+        try:
+            static_url = base_url.rstrip("/") + url_path + "/"
+            return weasy.render(html, PAPERS[paper], base_url, Path(folder).resolve(), static_url)
+        finally:
+            turns.release()

@@ -191,6 +191,27 @@ def was_wrong_code(response: Response) -> bool:
     return bool(g.get("wrong_code"))
 
 
+def requests_left() -> tuple[int, Any] | None:
+    """Of the rate limits counted for this request so far (each window of each, Flask-Limiter's
+    ``current_limits``), how many requests the tightest still allows, and that limit (its
+    ``limit.amount`` and ``limit.get_expiry()`` say how many in how long); ``None`` when none
+    was counted (limits off). For a request whose cost is known only once its body is read: an
+    import, one save per game of its file (:func:`count_more`)."""
+    left = [
+        (limiter.limiter.get_window_stats(limit.limit, *limit.request_args).remaining, limit)
+        for limit in limiter.current_limits
+    ]
+    return min(left, key=lambda pair: pair[0]) if left else None
+
+
+def count_more(cost: int) -> None:
+    """Count *cost* more requests against each rate limit counted for this request (each of
+    its windows), beyond the one counted when it came in: what it turned out to cost once read."""
+    if cost > 0:
+        for limit in limiter.current_limits:
+            limiter.limiter.hit(limit.limit, *limit.request_args, cost=cost)
+
+
 def init_security(app: Flask) -> None:
     """Install headers, proxy handling and rate limits on *app*."""
     app.config.setdefault("HTTPS", False)

@@ -332,7 +332,7 @@ def _render_sheet_pdf(context: dict, paper: str) -> bytes:
     notes = notes_for_print(shown.notes) if shown is not None and shown.notes else None
     html = render_template("sheets/sheet.pdf.html", **context, paper=paper, print_notes=notes)
     try:
-        return render_pdf(html, paper, base_url=request.url_root)
+        return render_pdf(html, paper, base_url=request.url_root, address=request.remote_addr or "")
     except PdfBusy:
         page = render_template("errors/error.html", error=ServiceUnavailable(), message=gettext(PDF_BUSY))
         abort(make_response(page, 503, {"Retry-After": str(BUSY_RETRY_AFTER)}))

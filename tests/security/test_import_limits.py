@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import logging
 
 from bs4 import BeautifulSoup
 from werkzeug.datastructures import FileStorage
@@ -32,6 +33,20 @@ def post_import(client, document: object, query: str = ""):
     # encoded here, in memory: the test client would spool a large body to a file it never closes
     boundary, body = encode_multipart({"file": FileStorage(io.BytesIO(json.dumps(document).encode()), "games.json")})
     return client.post("/games/import" + query, data=body, content_type=f"multipart/form-data; boundary={boundary}")
+
+
+def posted_unread(client, document: object) -> tuple[object, int]:
+    """Post *document* as an import whose body the test can see being read: ``(the answer,
+    how many of its bytes the app read)``."""
+    boundary, body = encode_multipart({"file": FileStorage(io.BytesIO(json.dumps(document).encode()), "games.json")})
+    stream = io.BytesIO(body)
+    response = client.post(
+        "/games/import",
+        input_stream=stream,
+        content_length=len(body),
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+    return response, stream.tell()
 
 
 def listed_errors(response) -> list[str]:
@@ -93,9 +108,9 @@ def test_each_imported_game_counts_as_one_save(tmp_path):
     ten = {"games": [FOUR | {"date": "2026-11-01"}] * 10}
     assert [post_import(client, ten).status_code for _ in range(3)] == [200, 200, 429]  # 10, 20, not 30
     assert len(client.get("/games.json").get_json()["games"]) == 20
-    # the refused import left the address its 5 remaining saves
-    assert [post_import(client, FOUR).status_code for _ in range(6)] == [200] * 5 + [429]
-    assert len(client.get("/games.json").get_json()["games"]) == 25
+    # the refused import cost one save (every import counts, refused ones too): 4 of 5 are left
+    assert [post_import(client, FOUR).status_code for _ in range(5)] == [200] * 4 + [429]
+    assert len(client.get("/games.json").get_json()["games"]) == 24
 
 
 def test_import_size_and_game_count_are_settings(tmp_path):
@@ -109,3 +124,44 @@ def test_import_size_and_game_count_are_settings(tmp_path):
     large = post_import(client, FOUR | {"notes": "n" * (1024 * 1024)})
     assert large.status_code == 413
     assert "may be up to 1 MB" in large.get_data(as_text=True)
+
+
+def test_an_import_over_the_save_limit_is_refused_before_its_body_is_read(tmp_path):
+    """Issue 32, item 6: an 8 MiB history was read and parsed (about a second of CPU under
+    load) before the save limit refused it. The limit counts one save as the request comes in,
+    before its body is read: an address with no save left is refused with nothing read."""
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="3 per minute").test_client()
+    history = {"games": [FOUR | {"date": "2026-11-01"}] * 3}
+    assert post_import(client, history).status_code == 200  # the address's 3 saves
+    refused, read = posted_unread(client, {"games": [FOUR | {"date": "2026-11-02"}] * 200})
+    assert refused.status_code == 429
+    assert read == 0
+    assert listed_errors(refused) == [
+        "Your address may save at most 3 games in 1 minute and has no save left just now; "
+        "the file was not read. Wait, then import it again."
+    ]
+    assert len(client.get("/games.json").get_json()["games"]) == 3
+
+
+def test_files_too_large_for_the_limit_are_read_only_while_the_address_has_saves(tmp_path):
+    """A refused import counts (one save): a file that can never fit, posted again and again, is
+    read as many times as the address has saves, then refused unread (it was read every time)."""
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, SAVE_RATE_LIMIT="4 per minute").test_client()
+    hundred = {"games": [FOUR | {"date": "2026-11-01"}] * 100}
+    answers = [posted_unread(client, hundred) for _ in range(8)]
+    assert [response.status_code for response, _ in answers] == [429] * 8
+    assert [read > 0 for _, read in answers] == [True] * 4 + [False] * 4
+    assert listed_errors(answers[0][0])[0].startswith("The file holds 100 games, more than your address may")
+    assert listed_errors(answers[-1][0])[0].startswith("Your address may save at most 4 games")
+
+
+def test_a_file_over_the_size_is_refused_unread_and_the_limits_keep_their_store(tmp_path, caplog):
+    """The save limit read the file to count its games: a file over ``IMPORT_MAX_BYTES`` raised
+    its 413 inside the limit's count, which Flask-Limiter took for its store failing: the
+    process went on counting alone, in memory (with Redis, each process its own limits)."""
+    client = make_test_app(tmp_path, WTF_CSRF_ENABLED=False, IMPORT_MAX_BYTES=4096).test_client()
+    with caplog.at_level(logging.WARNING, logger="flask-limiter"):
+        refused, read = posted_unread(client, FOUR | {"notes": "n" * 5000})
+    assert refused.status_code == 413
+    assert read == 0
+    assert not [record.getMessage() for record in caplog.records if record.name == "flask-limiter"]

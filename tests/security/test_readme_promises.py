@@ -27,6 +27,7 @@ API = "tests/web/test_tables_api.py::"
 SERVICE = "tests/table/test_service.py::"
 LOGS = "tests/web/test_logs.py::"
 HEADERS = "tests/security/test_headers_and_limits.py::"
+SECRET_FREE_RUN = "tests/serving/test_logs_hold_no_secret.py::test_no_log_of_a_run_holds_a_secret_it_used"
 
 PROMISES: list[tuple[str, list[str]]] = [
     # -- saved games: the private link and the phone's edit cookie
@@ -296,13 +297,26 @@ PROMISES: list[tuple[str, list[str]]] = [
     ),
     (
         "The app's error log writes the route too, and database errors leave out their statements' values "
-        "(`hide_parameters`). gunicorn writes no access log.",
+        "(`hide_parameters`). gunicorn writes no access log",
         [
             LOGS + "test_the_error_log_writes_the_route_not_the_secret",
             LOGS + "test_database_errors_leave_out_their_statements_values",
             "tests/serving/test_deploy_files.py::test_gunicorn_writes_no_access_log",
         ],
     ),
+    # gunicorn's own lines about a request (issue 32, item 8)
+    (
+        "its own lines about a request (`Error handling request POST /g/<public_id>/<secret>/edit` for a worker "
+        "stopped after 30 s on one request, `Invalid request from ip=…` quoting a request line it refuses) write "
+        "the route as well",
+        [
+            LOGS + "test_gunicorns_own_lines_write_the_route_not_the_secret",
+            LOGS + "test_the_development_servers_line_per_request_writes_the_route",
+            SECRET_FREE_RUN,
+        ],
+    ),
+    # nginx's error log: critical errors only (every lesser line names the request line)
+    ("so the site writes only critical errors to it", [SECRET_FREE_RUN]),
     # -- headers, cookies and forms everywhere
     (
         "Every response carries a Content-Security-Policy without `unsafe-inline` (no inline script or style "

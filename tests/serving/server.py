@@ -23,6 +23,7 @@ DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 GUNICORN_CONF = DEPLOY / "gunicorn.conf.py"
 NGINX_TEMPLATE = DEPLOY / "nginx" / "default.conf.template"
 SITE_SOCKET = "unix:/run/nginx-site.sock"  # where nginx.conf's stream block passes connections to the site
+SITE_ERROR_LOG = "/var/log/nginx/error.log"  # the site's error log (the official image's: its stderr)
 
 
 def free_port() -> int:
@@ -195,6 +196,7 @@ def nginx_config(
         ("    server live:8001;\n", "".join(f"    server {upstream};\n" for upstream in live or upstreams)),
         ("${SCOREKEEPER_HOST}", host_names),
         (SITE_SOCKET, socket_path),
+        (SITE_ERROR_LOG, str(folder / "error.log")),  # the site's own level kept
     ):
         if old not in site:
             raise ValueError(f"{NGINX_TEMPLATE.name} no longer has {old.strip()!r}")
@@ -269,3 +271,22 @@ def nginx(
             yield base
         finally:
             _stop(process)
+
+
+class _FromAddress(requests.adapters.HTTPAdapter):
+    """Connections from one loopback address of the client's choosing."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        super().init_poolmanager(*args, **kwargs, source_address=(self.address, 0))
+
+
+def browser_from(address: str) -> requests.Session:
+    """A browser (its own cookies) connecting from *address*, any of 127/8 (this machine):
+    through nginx, the client address the rate limits and the logs see."""
+    session = requests.Session()
+    session.mount("http://", _FromAddress(address))
+    return session

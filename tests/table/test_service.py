@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+import sqlalchemy
 from sqlalchemy import func, select, update
 
 from scorekeeper import create_app
@@ -473,6 +474,45 @@ def test_drafts_from_four_threads_at_once_all_land(db_app):
         table = service.find(code)
         assert [seat.cells for seat in table.seats] == [cells(player) for player in PLAYERS]
         assert table.version == version + 16
+
+
+def test_cards_sent_to_one_seat_from_many_pages_at_once_all_land(db_app):
+    """Pages on one seat send only what they changed (``base``): each change reads the seat as
+    the change before it committed it, even one that waited for the table while that change
+    was made (on PostgreSQL the claim and the read are one statement: it is read again)."""
+    with db_app.app_context():
+        code, _, secrets = seated()
+        kingdom = cells(PLAYERS[0])
+        empty = {"kingdom": [None] * 16, "legends": []}
+
+        def enter(i: int) -> None:
+            for cell in (i, i + 8):
+                sent = [None] * 16
+                sent[cell] = kingdom[cell]
+                service.save_draft(code, 1, [secrets[0]], {"kingdom": sent, "base": empty})
+
+        in_threads(db_app, 8, enter)
+        assert service.find(code).seat(1).cells == kingdom
+
+
+def test_a_draft_is_claimed_and_read_in_one_statement_on_postgresql_then_written(db_app):
+    """A phone's every card: the table claimed and read (one statement on PostgreSQL; SQLite's
+    writers take turns for the whole database, so it reads after claiming), the seat written."""
+    with db_app.app_context():
+        code, _, secrets = seated()
+        kingdom = cells(PLAYERS[0])
+        statements: list[str] = []
+
+        def count_statement(conn, cursor, statement, *args) -> None:
+            statements.append(statement.split()[0])
+
+        sqlalchemy.event.listen(db.engine, "before_cursor_execute", count_statement)
+        try:
+            service.save_draft(code, 1, [secrets[0]], {"kingdom": [*kingdom[:4], *[None] * 12]})
+        finally:
+            sqlalchemy.event.remove(db.engine, "before_cursor_execute", count_statement)
+        postgresql = db.engine.dialect.name == "postgresql"
+        assert statements == (["WITH", "UPDATE"] if postgresql else ["UPDATE", "SELECT", "UPDATE"])
 
 
 # -- play again

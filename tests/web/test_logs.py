@@ -11,7 +11,7 @@ import pytest
 from flask import request
 from werkzeug.routing import AnyConverter, IntegerConverter
 
-from scorekeeper.web.logs import HEADER
+from scorekeeper.web.logs import HEADER, route_of
 
 SECRET = "s3cr3tValue"
 
@@ -106,3 +106,60 @@ def test_database_errors_leave_out_their_statements_values(db_app):
     message = str(failed.value)
     assert "no_such_table" in message and "parameters hidden" in message
     assert SECRET not in message
+
+
+@pytest.mark.parametrize(
+    ("method", "target", "written"),
+    [
+        ("POST", f"/g/game1/{SECRET}/edit", "/g/<public_id>/<secret>/edit"),  # a private link
+        ("GET", f"/join/grp1/{SECRET}?lang=de", "/join/<public_id>/<secret>"),  # an invite link, its query left out
+        ("GET", f"/t/{SECRET}/check/3?seen={SECRET}", "/t/<code>/check/3"),  # a table's code; a seat number shown
+        ("DELETE", f"/g/game1/{SECRET}/edit", "/g/<public_id>/<secret>/edit"),  # the route, for a method it refuses
+        ("GET", f"/g/game1/{SECRET}/edit/", "/g/..."),  # no route (a slash too many): the first part
+        ("GET", f"/nowhere/{SECRET}", "/nowhere/..."),
+        ("GET", f"/socket.io/?EIO=4&transport=websocket&ticket={SECRET}", "/socket.io/..."),  # served beside the routes
+        ("GET", f"/g/game1/{SECRET.replace('V', '%56')}/edit", "/g/<public_id>/<secret>/edit"),  # percent-encoded
+    ],
+)
+def test_a_request_named_outside_it_is_written_by_its_route(app, method, target, written):
+    assert route_of(app.url_map, method, target) == written
+
+
+def test_gunicorns_own_lines_write_the_route_not_the_secret(app, caplog):
+    """Issue 32, item 8: on each worker stopped for taking too long, gunicorn wrote ``Error
+    handling request POST /g/<id>/<secret>/edit`` (14 private links in one run); its line for a
+    request line it cannot read quotes that line. Both write the route, as the access log does."""
+    gunicorn = logging.getLogger("gunicorn.error")
+    with caplog.at_level(logging.INFO, logger="gunicorn.error"):
+        try:
+            raise SystemExit(1)  # what gunicorn raises in a worker it stops mid-request
+        except SystemExit:
+            gunicorn.exception("Error handling request %s %s", "POST", f"/g/game1/{SECRET}/edit")
+        gunicorn.warning(
+            f"Invalid request from ip=127.0.0.1: Invalid HTTP request line: 'GET /t/{SECRET}\\xe9 HTTP/1.0'"
+        )
+        gunicorn.info("Booting worker with pid: %s", 4242)
+    lines = [record.getMessage() for record in caplog.records]
+    assert lines == [
+        "Error handling request POST /g/<public_id>/<secret>/edit",
+        "Invalid request from ip=127.0.0.1: Invalid HTTP request line: 'GET /t/<code> HTTP/1.0'",
+        "Booting worker with pid: 4242",
+    ]
+    assert caplog.records[0].exc_info is not None  # the traceback is still written
+
+
+def test_the_development_servers_line_per_request_writes_the_route(app, caplog):
+    """``flask run`` (``make run``) writes a line per request, its request line quoted."""
+    with caplog.at_level(logging.INFO, logger="werkzeug"):
+        logging.getLogger("werkzeug").info(
+            '%s - - [%s] "%s" %s %s',
+            "127.0.0.1",
+            "01/Dec/2026 20:00:00",
+            f"GET /join/grp1/{SECRET} HTTP/1.1",
+            "200",
+            "-",
+        )
+    assert (
+        caplog.records[0].getMessage()
+        == '127.0.0.1 - - [01/Dec/2026 20:00:00] "GET /join/<public_id>/<secret> HTTP/1.1" 200 -'
+    )

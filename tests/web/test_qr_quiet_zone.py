@@ -188,7 +188,7 @@ def test_every_served_qr_code_carries_a_light_quiet_zone_of_four_modules(client,
 def test_the_pdfs_inline_qr_code_carries_a_light_quiet_zone_of_four_modules(client, monkeypatch, pdf):
     """The HTML that WeasyPrint turns into the PDF, caught on its way: its inline SVG."""
     pages: list[str] = []
-    monkeypatch.setattr(sheet_page, "render_pdf", lambda html, paper, base_url: pages.append(html) or b"%PDF-")
+    monkeypatch.setattr(sheet_page, "render_pdf", lambda html, paper, base_url, address: pages.append(html) or b"%PDF-")
     sheet_page._token_pdf.cache_clear()  # a sheet's PDF, once made, is kept: made again here
     path = _sheet(client, "Quiet PDF") if pdf == "sheet" else _saved(client)
     assert client.get(path + ".pdf").status_code == 200

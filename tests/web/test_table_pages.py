@@ -586,6 +586,15 @@ def test_a_seated_host_keeps_the_join_code_and_qr_code_while_seats_are_free(app,
     other = app.test_client()
     assert other.post(f"/t/{code}/seats", data={"name": "Ben"}).status_code == 303
     assert not soup(other.get(f"/t/{code}/seat/2")).find(id="invite")  # only the host's phone
+    summaries = {
+        lang: soup(client.get(f"/t/{code}/seat/1?lang={lang}")).find(id="invite").summary.get_text()
+        for lang in ("en", "de", "fr")
+    }  # a fresh tester's finding: the colon was the template's, so French had no space before it
+    assert summaries == {
+        "en": f"Ask the others to join: {code}",
+        "de": f"Lade die anderen ein: {code}",
+        "fr": f"Invitez les autres\u00a0: {code}",
+    }
 
 
 def test_a_draft_with_its_base_writes_only_its_own_changes(app, client):

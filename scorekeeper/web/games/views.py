@@ -47,7 +47,7 @@ from flask_babel import (
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
-from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
+from werkzeug.exceptions import ServiceUnavailable
 
 from ...engine import Game, GameError, GameErrors, Row, score_game
 from ...store import games as store
@@ -82,7 +82,7 @@ from ..membership import group_for_save, phone_groups, sees_group, visible_group
 from ..outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
 from ..ownership import derived_secret, forget, remember, remembered_secret
 from ..picture import result_picture
-from ..security import expired_form_page, save_rate_limit
+from ..security import count_more, expired_form_page, requests_left, save_rate_limit
 from ..sheet_page import (
     SheetLinks,
     pdf_limit,
@@ -400,6 +400,8 @@ def _correct(saved: SavedGame, action_url: str):
         )
         return render_game_form(form, action_url, heading=CORRECTING, submit_label=SAVE_CORRECTION)
 
+    public_id = saved.public_id
+
     def store_correction(game, form: CorrectionForm):
         try:
             details = store.Details.checked(form.played_on.data or saved.played_on, form.location.data, form.notes.data)
@@ -411,6 +413,8 @@ def _correct(saved: SavedGame, action_url: str):
             assert form.based_on.data is not None  # InputRequired: a valid form has it
             store.correct_game(saved, game, details, based_on=form.based_on.data)
         except store.GameChanged:
+            if store.find_game(public_id) is None:  # deleted meanwhile, not corrected
+                abort(404, description=gettext("There is no saved game at this link (it may have been deleted)."))
             # the next press saves over the current revision, knowingly
             form.based_on.data, form.based_on.raw_data = saved.revision, [str(saved.revision)]
             message = gettext(
@@ -513,53 +517,47 @@ def _separator() -> str:
 
 
 def _import_upload() -> tuple[object, str | None]:
-    """The uploaded game file read as JSON, once per request (the save limit
-    reads it first, to count its games): ``(data, None)``, or ``(None, why it
-    cannot be read)``. At most ``IMPORT_MAX_BYTES`` are read (else a 413)."""
-    if "import_upload" in g:
-        return g.import_upload
-    request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
-    read: tuple[object, str | None]
-    try:
-        upload = request.files.get("file")
-    except RequestEntityTooLarge:  # the 413 page answers; the save limit counts it as one game
-        g.import_upload = None, None
-        raise
+    """The uploaded game file read as JSON: ``(data, None)``, or ``(None, why it
+    cannot be read)``. At most ``IMPORT_MAX_BYTES`` are read (else a 413, before any)."""
+    upload = request.files.get("file")
     if upload is None or not upload.filename:
-        read = None, gettext("Choose a JSON game file to import.")
-    else:
+        return None, gettext("Choose a JSON game file to import.")
+    try:
         try:
-            try:
-                raw = upload.read()
-            finally:
-                upload.close()  # large uploads are temporary files: close them now
-            read = json.loads(raw.decode("utf-8-sig")), None
-        except RecursionError:
-            read = None, gettext("The file %(name)s is nested too deeply to be a game file.", name=upload.filename)
-        except ValueError:  # not UTF-8, not JSON, or a number too long to read
-            read = None, gettext("The file %(name)s is not a JSON game file.", name=upload.filename)
-    g.import_upload = read
-    return read
+            raw = upload.read()
+        finally:
+            upload.close()  # large uploads are temporary files: close them now
+        return json.loads(raw.decode("utf-8-sig")), None
+    except RecursionError:
+        return None, gettext("The file %(name)s is nested too deeply to be a game file.", name=upload.filename)
+    except ValueError:  # not UTF-8, not JSON, or a number too long to read
+        return None, gettext("The file %(name)s is not a JSON game file.", name=upload.filename)
 
 
-def _import_cost() -> int:
-    """What an import costs against the save limit: one save per game in the file."""
-    data, problem = _import_upload()
-    return 1 if problem else games_in(data)
+def _period(limit) -> str:
+    """The window of a breached or tightest save limit (Flask-Limiter's), in words: ``1 minute``."""
+    return format_timedelta(timedelta(seconds=limit.limit.get_expiry()), threshold=1)
 
 
-def _counted(response: Response) -> bool:
-    """Whether a request counts against the save limit: all but those it refused
-    (an import too large for the limit leaves the address its saves)."""
-    return response.status_code != 429
+def _import_refused_unread(limit) -> Response:
+    """Over the save limit before the file is read (this import's one save did not fit):
+    the import page again, saying so; nothing of the body was read."""
+    message = ngettext(
+        "Your address may save at most %(most)s game in %(period)s and has no save left just now; "
+        "the file was not read. Wait, then import it again.",
+        "Your address may save at most %(most)s games in %(period)s and has no save left just now; "
+        "the file was not read. Wait, then import it again.",
+        limit.limit.amount,
+        most=format_number(limit.limit.amount),
+        period=_period(limit),
+    )
+    form = FlaskForm(formdata=None)  # (by default it would read the posted form: the whole body)
+    return make_response(render_template("games/import.html", form=form, errors=[message]), 429)
 
 
-def _import_refused(limit) -> Response:
-    """Over the save limit: the import page again, saying how many games the
-    file holds and how many one address may save, and that nothing was imported."""
-    data, problem = _import_upload()
-    games = 1 if problem else games_in(data)
-    expiry = timedelta(seconds=limit.limit.get_expiry())
+def _too_many_games(games: int, limit) -> Response:
+    """A file of more games than the address may still save: the import page again,
+    saying how many the file holds and how many one address may save; nothing imported."""
     message = ngettext(
         "The file holds %(count)s game, more than your address may still save just now (at most %(most)s "
         "in %(period)s). Wait, or split the file into smaller ones.",
@@ -568,25 +566,22 @@ def _import_refused(limit) -> Response:
         games,
         count=format_number(games),
         most=format_number(limit.limit.amount),
-        period=format_timedelta(expiry, threshold=1),
+        period=_period(limit),
     )
     return make_response(render_template("games/import.html", form=FlaskForm(), errors=[message]), 429)
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
-@limiter.shared_limit(
-    save_rate_limit,
-    scope="saves",
-    methods=["POST"],
-    cost=_import_cost,
-    deduct_when=_counted,
-    on_breach=_import_refused,
-)
+@limiter.shared_limit(save_rate_limit, scope="saves", methods=["POST"], on_breach=_import_refused_unread)
 def import_page():
     """Upload a JSON game file (or a whole history) to store it as saved games.
 
-    Each game in the file counts as one save against ``SAVE_RATE_LIMIT``; a
-    file over ``IMPORT_MAX_BYTES`` (8 MiB) is a 413, one of more than
+    Each game in the file counts as one save against ``SAVE_RATE_LIMIT``: one
+    when the request comes in, before anything of its body is read (an address
+    with no save left is refused unread, and every refusal counts), the rest
+    once the file is read and they fit (a file of more games than the address
+    may still save is refused, costing that one). A file over
+    ``IMPORT_MAX_BYTES`` (8 MiB) is a 413, one of more than
     ``IMPORT_MAX_GAMES`` (1,000) games is refused unread; of a file's
     problems the first 50 are listed and the rest counted."""
     form = FlaskForm()  # (larger bodies are allowed here: see larger_imports in web/__init__)
@@ -600,6 +595,11 @@ def import_page():
         if problem:
             errors.append(problem)
         else:
+            games = games_in(data)
+            left = requests_left()
+            if left is not None and games - 1 > left[0]:
+                return _too_many_games(games, left[1])
+            count_more(games - 1)  # counted whether they are then stored or refused: each was read
             try:
                 stored = import_games(data, group=group_for_save(), most_games=current_app.config["IMPORT_MAX_GAMES"])
                 return render_template("games/imported.html", stored=stored)

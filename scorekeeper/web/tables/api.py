@@ -152,10 +152,9 @@ def update_seat(code: str, number: int):
     and the table's ``version``.
     """
     table = find_table(code)
-    who = table.seat(number).who()
     if reached(*_seat_drafts(table.code, number)):
         return refusal([(too_many_tries(None), problem("too-many-requests"))], 429)
-    after = service.save_draft(table.code, number, _secrets(), model.read_draft(_body(), who), table)
+    after = service.save_draft(table.code, number, _secrets(), _body())
     count(*_seat_drafts(table.code, number))
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
@@ -179,24 +178,20 @@ def draft_on_stream(code: str, data: object, lang: str | None, too_fast: bool) -
         app) or the stream's request's.
     """
     with force_locale(lang) if lang in LANGUAGES else nullcontext():
-        too_many = refusal_body([(too_many_tries(None), problem("too-many-requests"))]) | {"status": 429}
+        over_limit = refusal_body([(too_many_tries(None), problem("too-many-requests"))]) | {"status": 429}
         if too_fast:
-            return too_many
+            return over_limit
         try:
             if not isinstance(data, dict):
                 raise GameErrors([GameError("body-not-object")])
             number, secret = data.get("seat"), data.get("secret")
-            table = service.find(code)
-            if table is None:
-                raise model.NoSuchTable("table-not-found")
             if not isinstance(number, int) or isinstance(number, bool):
                 raise model.NoSuchTable("seat-not-found")
-            who = table.seat(number).who()
-            if reached(*_seat_drafts(table.code, number)):
-                return too_many
+            if reached(*_seat_drafts(code, number)):
+                return over_limit
             secrets = [secret] if isinstance(secret, str) and 0 < len(secret) <= 64 else []
-            after = service.save_draft(table.code, number, secrets, model.read_draft(data, who), table)
-            count(*_seat_drafts(table.code, number))
+            after = service.save_draft(code, number, secrets, data)
+            count(*_seat_drafts(code, number))
         except (GameError, GameErrors) as error:
             return refusal_body(_refusals(error)) | {"status": status_of(error)}
         except DATABASE_ERRORS as error:  # as the PUT's 503: the page sends it again a moment later
@@ -213,8 +208,7 @@ def check(code: str, number: int):
     (required). 200 with the checked seat; 409 for a kingdom this phone holds
     or entered, one not marked done, or one changed since it was looked at."""
     table = find_table(code)
-    seen = _seen(table, number, _body(optional=True))
-    after = service.check(table.code, number, _secrets(), seen)
+    after = service.check(table.code, number, _secrets(), _body(optional=True).get("seen"))
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -225,8 +219,7 @@ def wrong(code: str, number: int):
     owner's phone shows the cell. 200 with the seat."""
     table = find_table(code)
     body = _body()
-    seen = _seen(table, number, body)
-    after = service.report_wrong(table.code, number, _secrets(), body.get("cell"), seen)
+    after = service.report_wrong(table.code, number, _secrets(), body.get("cell"), body.get("seen"))
     return jsonify(_seat(after, after.seat(number)) | {"version": after.version})
 
 
@@ -321,15 +314,6 @@ def _secrets() -> list[str]:
 def _phone(table: Table) -> model.Phone:
     """Who the request's bearer token makes it at *table* (nobody without one)."""
     return model.identify(table, _secrets())
-
-
-def _seen(table: Table, number: int, body: dict[str, Any]) -> model.Shown:
-    """The kingdom as the checker looked at it (``"seen"``), once the phone may check
-    seat *number* at all (a refusal for who asks comes before one for what it sent)."""
-    refusal = model.check_refusal(table, number, _phone(table), None)
-    if refusal is not None:
-        raise refusal
-    return model.read_shown(body.get("seen"), table.seat(number).who())
 
 
 def _body(optional: bool = False) -> dict[str, Any]:

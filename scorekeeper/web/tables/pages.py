@@ -543,14 +543,11 @@ def seat(code: str, number: int):
     secrets = cookie_secrets(table.code)
     kept = False  # the cards stored, only "done" refused
     try:
-        draft = model.read_draft(
-            {
-                "kingdom": [cell.data or None for cell in panel.cells],
-                "legends": list(panel.legends.data or []),
-                "base": _posted_json("base"),
-            },
-            seat.who(),
-        )
+        draft = {
+            "kingdom": [cell.data or None for cell in panel.cells],
+            "legends": list(panel.legends.data or []),
+            "base": _posted_json("base"),
+        }
         table = service.save_draft(table.code, number, secrets, draft)  # the cards first: kept if done is refused
         kept = True
         if done is not None:
@@ -680,15 +677,13 @@ def _check_posted(table: Table, seat: Seat, phone: Phone):
     :raises GameError, GameErrors: who asks may not check it, what it sent is refused
         (:func:`service.check`, :func:`service.report_wrong`).
     """
-    refusal = model.check_refusal(table, seat.number, phone, None)  # who asks, before what it sent
-    if refusal is not None:
-        raise refusal
-    seen = model.read_shown(_posted_json("seen"), seat.who())
+    seen = _posted_json("seen")
     if request.form.get("action") != "wrong":
         service.check(table.code, seat.number, cookie_secrets(table.code), seen)
         return None
     cell = request.form.get("cell", "")
     if not (cell.isascii() and cell.isdecimal() and len(cell) < 3):
+        model.read_seen(table, seat.number, phone, seen)  # who asks, and what it sent, before the cell
         return _check_page(table, seat, [gettext("First tap the cell that is wrong, then “Something is wrong”.")], 422)
     service.report_wrong(table.code, seat.number, cookie_secrets(table.code), int(cell), seen)
     return None
