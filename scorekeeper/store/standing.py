@@ -266,17 +266,20 @@ def _count_pairs(
 
 
 def _move_counts(session: Session, group_id: int, counts: dict[tuple[int, int, int], list[int]]) -> None:
-    for (season, player, other), (games, ahead) in counts.items():
-        if not games and not ahead:
-            continue
-        row = session.get(HeadToHeadCount, (group_id, season, player, other))
-        if row is None:
-            row = HeadToHeadCount(group_id=group_id, season=season, player_id=player, other_id=other, games=0, ahead=0)
-            session.add(row)
-        row.games += games
-        row.ahead += ahead
-        if row.games <= 0:
-            session.delete(row)
+    with session.no_autoflush:  # one flush at the end, not one before each look-up (a build moves thousands)
+        for (season, player, other), (games, ahead) in counts.items():
+            if not games and not ahead:
+                continue
+            row = session.get(HeadToHeadCount, (group_id, season, player, other))
+            if row is None:
+                row = HeadToHeadCount(
+                    group_id=group_id, season=season, player_id=player, other_id=other, games=0, ahead=0
+                )
+                session.add(row)
+            row.games += games
+            row.ahead += ahead
+            if row.games <= 0:
+                session.delete(row)
     session.flush()
 
 
