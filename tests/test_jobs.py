@@ -26,7 +26,7 @@ from datetime import date
 import pytest
 from bs4 import BeautifulSoup
 from huey import signals
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, event, select, text
 from sqlalchemy.pool import QueuePool
 
 from scorekeeper import create_app
@@ -260,3 +260,44 @@ def test_the_worker_needs_a_queue_of_its_own(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode != 0 and "needs Redis" in result.stderr
+
+
+def test_one_job_rates_a_group_at_a_time_and_takes_the_notes_of_those_turned_away(database_url):
+    """Two jobs for one group at once: the second returns at once, leaving its note, and the
+    one rating takes it when it lets go (the latest notes win, none is left behind)."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "MIGRATE": False}
+        | {"JOBS": "embedded"}  # queued in memory, and no request ever starts the consumer: the jobs run here
+    )
+    group_id, public_id, _, _ = big_group(app)
+    with app.app_context():
+        group = store_groups.find_group(public_id)
+        store.save_game(game_of(TWO, "Cy", "Ada"), store.Details(date(2020, 5, 1)), group=group)  # before all
+
+    stepped = threading.Event()
+
+    def first_job() -> None:
+        with app.app_context():
+            event.listen(db.session(), "after_commit", lambda session: stepped.set())  # a step of 500 games done
+            bring_up_to_date(group_id, step=500)
+
+    first = threading.Thread(target=first_job)
+    first.start()
+    assert stepped.wait(60)  # the first job holds the group, 2,500 games still to rate
+    with app.app_context():
+        group = store_groups.find_group(public_id)
+        store.save_game(game_of(TWO, "Di", "Ada"), store.Details(date(2030, 1, 1)), group=group)
+        bring_up_to_date(group_id)  # the second job: the group is taken
+        assert first.is_alive(), "the second job waited for the first"
+        assert is_behind(group_id)  # its note stays …
+    first.join(120)
+    with app.app_context():
+        assert not is_behind(group_id)  # … for the first job, which took it when it let go
+        group = store_groups.find_group(public_id)
+        kept = kept_rows(group)
+        db.session.delete(db.session.get(KeptStanding, group_id))
+        db.session.commit()
+        bring_up_to_date(group_id)
+        assert kept_rows(group) == kept  # the game of 2030 rated, as from scratch
+        db.session.remove()
+        db.engine.dispose()

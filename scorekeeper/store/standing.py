@@ -308,7 +308,10 @@ def bring_up_to_date(group_id: int, step: int = STEP_GAMES) -> None:
             if not ours:
                 return
             _catch_up(db.session(), group_id, step)
-        if not is_behind(group_id):  # looked at after letting go: a job turned away meanwhile left it to us
+        # Looked at after letting go, in a transaction begun now (SQLite reads as of a
+        # transaction's start): a job turned away meanwhile left its notes to this one.
+        db.session.rollback()
+        if not is_behind(group_id):
             return
 
 
@@ -452,20 +455,14 @@ def _rate(
     ``None``: the latest game), in one pass over the group's games, moving
     *state* on (:func:`_state_before`, read here when not given; a job's
     steps hand theirs on); with *count_pairs*, add those games to the
-    head-to-head counts too (a build)."""
+    head-to-head counts too (a build).
+
+    The games are read and rated first, and only then are the old snapshots
+    deleted and the new ones written: on SQLite, whose one writer a save waits
+    for, the step holds it for the writing only (milliseconds), not the rating.
+    """
     if not since:
         return
-    snapshot_key = tuple_(RatingSnapshot.played_on, RatingSnapshot.game_id)
-    for season, key in since.items():
-        session.execute(
-            delete(RatingSnapshot).where(
-                RatingSnapshot.group_id == group_id,
-                RatingSnapshot.season == season,
-                snapshot_key >= tuple_(*key),
-                *([snapshot_key > tuple_(*after)] if after else []),
-                *([snapshot_key <= tuple_(*until)] if until else []),
-            )
-        )
     if state is None:
         state = _state_before(session, group_id, since)
     rows = session.connection().execute(  # Core rows: hundreds of thousands when a change is years back
@@ -488,10 +485,19 @@ def _rate(
             if count_pairs:
                 _count_pairs(pairs, season, [(p, place) for p, place, _ in results], 1)
             batch.extend(_rated(group_id, season, game_id, day, results, state.setdefault(season, {})))
-        if len(batch) >= 5000:
-            _insert_snapshots(session, batch)
-            batch.clear()
-    _insert_snapshots(session, batch)
+    snapshot_key = tuple_(RatingSnapshot.played_on, RatingSnapshot.game_id)
+    for season, key in since.items():
+        session.execute(
+            delete(RatingSnapshot).where(
+                RatingSnapshot.group_id == group_id,
+                RatingSnapshot.season == season,
+                snapshot_key >= tuple_(*key),
+                *([snapshot_key > tuple_(*after)] if after else []),
+                *([snapshot_key <= tuple_(*until)] if until else []),
+            )
+        )
+    for first in range(0, len(batch), 5000):
+        _insert_snapshots(session, batch[first : first + 5000])
     if count_pairs:
         _move_counts(session, group_id, pairs)
 
