@@ -53,7 +53,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import delete, event, exists, func, insert, select, tuple_, union
 from sqlalchemy.orm import Session
 
-from .db import db
+from .db import db, lock_group
 from .models import (
     Group,
     HeadToHeadCount,
@@ -195,10 +195,11 @@ def players_merged(group_id: int, source_id: int, target_id: int) -> None:
 
 
 def _lock(session: Session, group_id: int) -> KeptStanding | None:
-    """Take the group's row for this transaction (PostgreSQL: other changes of
-    the group's standing wait; SQLite writes one transaction at a time anyway)
-    and read, afresh, whether and how far its standing is kept."""
-    session.execute(select(Group.id).where(Group.id == group_id).with_for_update())
+    """Take the group's lock for this transaction (:func:`~.db.lock_group`: a change
+    of the group holds it already; a build step takes it here, so that a change
+    meanwhile waits for the step) and read, afresh, whether and how far its
+    standing is kept."""
+    lock_group(group_id)
     return session.scalar(
         select(KeptStanding).where(KeptStanding.group_id == group_id).execution_options(populate_existing=True)
     )
