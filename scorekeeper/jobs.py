@@ -39,6 +39,8 @@ from huey import MemoryHuey, RedisHuey, crontab
 from huey.api import Huey, TaskWrapper
 from huey.consumer import Consumer
 from redis import ConnectionPool
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .store import standing as store_standing
 
@@ -49,6 +51,28 @@ MODES = ("redis", "embedded", "immediate")
 REDIS_TIMEOUT = 1.0
 
 logger = logging.getLogger(__name__)
+
+
+class _OneLine(logging.Filter):
+    """Huey's consumer logs a traceback each time it cannot reach its queue: with Redis
+    gone, several a second at first, then one every :data:`RETRY_QUEUE_SECONDS`. The
+    error's own words on the line say all there is (a job that fails keeps its traceback)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, RedisConnectionError | RedisTimeoutError):
+            record.msg, record.args = f"{record.getMessage()}: Redis: {error}", None
+            record.exc_info = record.exc_text = None
+        return True
+
+
+#: Huey's loggers that say so when the queue cannot be reached (its worker threads, its
+#: scheduler, and a job that could not queue another: the sweep).
+_QUEUE_LOGGERS = ("huey", "huey.consumer.Worker", "huey.consumer.Scheduler")
+
+#: The longest pause, in seconds, of a worker that could not read its queue before it tries
+#: again: the jobs move on within this of Redis coming back.
+RETRY_QUEUE_SECONDS = 2.0
 
 
 class _InProcessConsumer(Consumer):
@@ -104,14 +128,19 @@ class Jobs:
         self._consumer = self._consumer_pid = None
 
 
-def consumer(jobs: Jobs, *, workers: int, max_delay: float = 10.0, in_process: bool = False) -> Consumer:
+def consumer(jobs: Jobs, *, workers: int, max_delay: float = RETRY_QUEUE_SECONDS, in_process: bool = False) -> Consumer:
     """A Huey consumer of *jobs*' queue: *workers* threads, and the scheduler that
-    runs the periodic sweep (at its start, then every minute) and the retries.
+    runs the periodic sweep (at its start, then every minute) and the retries. A
+    queue it cannot reach is logged in one line a try, without a traceback.
 
     :param max_delay: the longest pause, in seconds, between two looks at a queue
-        that cannot be waited on (memory; Redis is waited on).
+        that cannot be waited on (memory) or could not be reached (Redis gone).
     :param in_process: beside the app's server (``embedded``), leaving it its signals.
     """
+    for name in _QUEUE_LOGGERS:
+        queue_logger = logging.getLogger(name)
+        if not any(isinstance(f, _OneLine) for f in queue_logger.filters):
+            queue_logger.addFilter(_OneLine())
     kind = _InProcessConsumer if in_process else Consumer
     return kind(jobs.huey, workers=workers, periodic=True, worker_type="thread", max_delay=max_delay)
 
