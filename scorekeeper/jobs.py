@@ -20,7 +20,7 @@ The queue is Huey's (``huey`` on PyPI); ``JOBS`` says where it is and who runs i
   found again by the sweep of the next start.
 - ``immediate`` (the default of apps made with ``TESTING``): each job runs at once, on the
   thread that committed, after the commit, as Huey's immediate mode does. The tests of the
-  catching up itself start real consumers (``tests/store/test_standing_jobs.py``).
+  catching up itself start real consumers (``tests/test_jobs.py``).
 
 A job that raises is run again (``JOB_RETRIES`` times, ``JOB_RETRY_DELAY`` seconds later,
 doubling), and after that the sweep finds its group again.

@@ -8,7 +8,7 @@ SQLite, and PostgreSQL when configured.
 
 The apps here run each standing's job at once, after the commit (``JOBS`` ``immediate``, the
 default of a testing app), so a change shows on the next reading; the jobs themselves, with
-real workers beside the requests, are tests/store/test_standing_jobs.py's.
+real workers beside the requests, are tests/test_jobs.py's.
 """
 
 from __future__ import annotations
