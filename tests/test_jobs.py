@@ -15,6 +15,7 @@ notes of what is yet to rate go only with the last step of the job that rates it
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import subprocess
@@ -39,7 +40,7 @@ from scorekeeper.store.models import KeptStanding, StandingChange
 from scorekeeper.store.standing import bring_up_to_date, is_behind, standing
 from tests.bulk import add_games
 from tests.conftest import form_data, migrated_sqlite
-from tests.serving.server import FLASK, redis_server, required_program
+from tests.serving.server import FLASK, job_worker, redis_server, required_program
 from tests.store.test_standing import TWO, game_of, kept_rows
 from tests.web.test_standing import game_of as game_file
 
@@ -93,33 +94,15 @@ def worker(request, database_url, tmp_path) -> Iterator[Worker]:
         yield Worker(app, "thread", jobs.start_here, jobs.stop_here)
         jobs.stop_here()
     else:
-        with redis_server(required_program("redis-server")) as redis_url:
+        with redis_server(required_program("redis-server")) as redis_url, contextlib.ExitStack() as running:
             app = create_app(config | {"JOBS": "redis", "REDIS_URL": redis_url})
-            environment = os.environ | {
-                "SCOREKEEPER_SECRET_KEY": "test",
-                "SCOREKEEPER_DATABASE_URL": database_url,
-                "SCOREKEEPER_REDIS_URL": redis_url,
-                "SCOREKEEPER_MIGRATE": "false",
-                "SCOREKEEPER_JOB_RETRY_DELAY": "0.2",
-            }
-            log = open(tmp_path / "worker.log", "w")  # noqa: SIM115 - closed below
-            process: list[subprocess.Popen] = []
+            environment = {"SCOREKEEPER_REDIS_URL": redis_url, "SCOREKEEPER_MIGRATE": "false"}
+            environment["SCOREKEEPER_JOB_RETRY_DELAY"] = "0.2"
 
             def start() -> None:
-                command = [str(FLASK), "--app", "scorekeeper", "worker"]
-                process.append(subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT))
+                running.enter_context(job_worker(database_url, tmp_path / "worker.log", **environment))
 
-            def stop() -> None:
-                while process:
-                    running = process.pop()
-                    running.terminate()
-                    running.wait(timeout=30)
-
-            try:
-                yield Worker(app, "process", start, stop)
-            finally:
-                stop()
-                log.close()
+            yield Worker(app, "process", start, running.close)
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
