@@ -48,10 +48,11 @@ def create_app(test_config: Mapping | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
 
-    from . import store, web
+    from . import jobs, store, web
     from .table import service
 
     store.init_app(app, at_start=service.expire)  # shared tables left unlocked for a day go (and on access)
+    jobs.init_app(app)  # a group's standing caught up outside the request, after each change
     web.init_app(app)
     return app
 

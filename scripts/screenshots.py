@@ -20,6 +20,7 @@ import copy
 import json
 import random
 import sys
+import time
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -104,6 +105,11 @@ def standing(browser, base: str, game: dict, out: Path) -> None:
             page.click("#save")
     page.goto(f"{base}/groups?lang=en")
     page.locator("#groups a", has_text="Friday club").click()
+    for _ in range(100):  # the standing is rated by a job beside the server: the picture once it has caught up
+        if page.locator("#standing-catching-up").count() == 0:
+            break
+        time.sleep(0.2)
+        page.reload()
     page.screenshot(path=str(out / "standing.png"), full_page=False)
     print(page.url)
     page.close()

@@ -215,6 +215,31 @@ class KeptStanding(Model):
     rated_id: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
+class StandingChange(Model):
+    """A change a group's standing has not caught up with yet: from this key
+    (*played_on*, *game_id*) on, its snapshots of *season* are to be rated
+    again (:mod:`scorekeeper.store.standing`).
+
+    Written in the transaction of the change itself (a save, correction,
+    deletion, merge or a shared table's lock), so it is kept exactly when the
+    change is; the job that rates the season again deletes it in the
+    transaction of its last step. Until then the group's standing says it is
+    being brought up to date, and a lost job is found again by the worker's sweep.
+
+    :ivar season: the calendar year, or 0 for all time.
+    :ivar game_id: the game's id (the game itself may be gone: a deletion), not a foreign key.
+    """
+
+    __tablename__ = "standing_changes"
+    __table_args__ = (Index("ix_standing_changes_group", "group_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    season: Mapped[int]
+    played_on: Mapped[date]
+    game_id: Mapped[int]
+
+
 class RatingSnapshot(Model):
     """A roster player's OpenSkill rating (Plackett-Luce) just after one game of
     a group's season, and what their games of that season add up to so far.

@@ -168,6 +168,23 @@ def redis_server(program: str = "redis-server"):
         server.stop()
 
 
+@contextlib.contextmanager
+def job_worker(database_url: str, log: Path, **env: str):
+    """Yield ``flask worker`` (compose's ``worker`` service: Huey's consumer of the jobs,
+    each group's standing brought up to date) on *database_url* and the Redis of
+    ``SCOREKEEPER_REDIS_URL`` in *env*, writing its log to *log*; stopped on exit."""
+    environment = os.environ | {"SCOREKEEPER_SECRET_KEY": "gunicorn-test-secret", **env}
+    environment["SCOREKEEPER_DATABASE_URL"] = database_url
+    with open(log, "w") as output:
+        process = subprocess.Popen(
+            [str(FLASK), "--app", "scorekeeper", "worker"], env=environment, stdout=output, stderr=subprocess.STDOUT
+        )
+        try:
+            yield process
+        finally:
+            _stop(process)
+
+
 def release_step(database_url: str, **env: str) -> None:
     """Migrate the schema to the newest revision (``flask db upgrade``), as the
     release step before the app servers start with ``SCOREKEEPER_MIGRATE=false``."""

@@ -18,8 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_compose_has_two_replicas_behind_nginx_migrated_first_with_shared_limits():
     services = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))["services"]
-    assert set(services) == {"db", "redis", "migrate", "app", "live", "proxy"}
+    assert set(services) == {"db", "redis", "migrate", "app", "live", "worker", "proxy"}
     app, migrate, live = services["app"], services["migrate"], services["live"]
+    # the jobs (a group's standing caught up): Huey's consumer on the same database and Redis
+    worker = services["worker"]
+    assert worker["command"] == ["flask", "worker"] and worker["environment"] == app["environment"]
+    assert worker["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert worker["depends_on"]["redis"]["condition"] == "service_healthy"
     assert app["deploy"]["replicas"] == 2 and live["deploy"]["replicas"] == 2
     # the streams: gevent workers of their own, told of every change through Redis
     assert "gunicorn-live.conf.py" in " ".join(live["command"]) and live["environment"] == app["environment"]

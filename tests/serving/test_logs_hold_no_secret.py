@@ -30,6 +30,7 @@ from tests.serving.server import (
     GUNICORN_CONF,
     browser_from,
     gunicorn,
+    job_worker,
     nginx,
     redis_server,
     release_step,
@@ -65,6 +66,7 @@ def run(tmp_path_factory):
     env = {"SCOREKEEPER_MIGRATE": "false", "SCOREKEEPER_PROXY_FIX_X_FOR": "1", "SCOREKEEPER_PROXY_FIX_X_PROTO": "1"}
     with contextlib.ExitStack() as stack:
         env["SCOREKEEPER_REDIS_URL"] = stack.enter_context(redis_server(redis))
+        stack.enter_context(job_worker(url, tmp / "worker.log", **env))  # the jobs: each group's standing
         instances = [
             stack.enter_context(
                 gunicorn(

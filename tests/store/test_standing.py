@@ -5,6 +5,10 @@ The numbers in the comments are what ``openskill`` 6 gives for each game (a read
 them with ``PlackettLuce().rate([[PlackettLuceRating(mu, sigma)], …], ranks=[…])``); where a
 number is not needed the statement is relative: the winner rises, tied players move equally.
 SQLite, and PostgreSQL when configured.
+
+The apps here run each standing's job at once, after the commit (``JOBS`` ``immediate``, the
+default of a testing app), so a change shows on the next reading; the jobs themselves, with
+real workers beside the requests, are tests/test_jobs.py's.
 """
 
 from __future__ import annotations
@@ -20,7 +24,16 @@ from scorekeeper.store import db
 from scorekeeper.store import games as store
 from scorekeeper.store import groups as store_groups
 from scorekeeper.store.models import HeadToHeadCount, KeptStanding, PlayerResult, RatingSnapshot, SavedGame
-from scorekeeper.store.standing import ALL_TIME, note_change, seasons, standing
+from scorekeeper.store.standing import (
+    ALL_TIME,
+    _one_at_a_time,
+    bring_up_to_date,
+    build_step,
+    is_behind,
+    note_change,
+    seasons,
+    standing,
+)
 from tests.bulk import add_games, make_group
 from tests.conftest import CASE_FILES, load_case
 
@@ -97,7 +110,8 @@ def test_a_game_saved_with_an_earlier_date_rates_the_later_ones_again(db_app):
         # the snapshots after a save with an earlier date equal a full build of the same games
         for day, names in ((1, ("Bo", "Ada")), (2, ("Ada", "Bo")), (3, ("Ada", "Bo"))):
             store.save_game(game_of(TWO, *names), store.Details(date(2026, 3, day)), group=in_order)
-        assert table(group) == table(in_order)  # in_order is built in full on first reading
+        bring_up_to_date(in_order.id)  # a group from before the standing: built in full by its job
+        assert table(group) == table(in_order)
         assert table(group) != late_entry
         ada = standing(group).players[0]
         assert ada.name == "Ada" and ada.games == 3 and len(ada.path) == 3
@@ -117,6 +131,7 @@ def test_a_merge_moves_ratings_and_head_to_head_to_the_one_player(db_app):
         other = make_group("Two wins of Ada")
         store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 1)), group=other)
         store.save_game(game_of(TWO, "Ada", "Bo"), store.Details(date(2026, 3, 2)), group=other)
+        bring_up_to_date(other.id)
         assert table(group) == table(other)
         assert table(group)["Ada"][1:3] == (2, 2)
         assert [(r.player, r.other, r.games, r.ahead) for r in standing(group).rivalries] == [("Ada", "Bo", 2, 2)]
@@ -126,13 +141,18 @@ def test_a_merge_moves_ratings_and_head_to_head_to_the_one_player(db_app):
         assert snapshots == 2 * 2 * 2  # two games, two players, 2026 and all time; none left of Ana
 
 
-def test_a_group_from_before_the_standing_is_built_on_first_reading(db_app):
+def test_a_group_from_before_the_standing_is_built_by_its_job(db_app):
     with db_app.app_context():
         group = make_group()  # straight into the tables, as the migration leaves a group: not kept
         add_games(40, group=group, first=date(2025, 11, 1), days=90)
         assert db.session.get(KeptStanding, group.id) is None
+        assert is_behind(group.id)
+        assert standing(group).building == (0, 40)  # the page rates nothing, and says so
+        assert db.session.get(KeptStanding, group.id) is None
+        bring_up_to_date(group.id)
+        assert not is_behind(group.id)
         built = standing(group)
-        assert db.session.get(KeptStanding, group.id) is not None
+        assert built.building is None and not built.catching_up
         assert built.seasons == [2026, 2025]
         assert sum(p.games for p in built.players) == db.session.scalar(
             select(func.count())
@@ -164,23 +184,33 @@ def test_a_group_from_before_is_built_a_step_at_a_time_and_kept_meanwhile(db_app
     with db_app.app_context():
         group = make_group()
         add_games(40, group=group, first=date(2025, 11, 1), days=90)  # 1 Nov 2025 to 29 Jan 2026
-        # each view builds one step of 15 games when it has no time left (budget 0), and says how far it is
-        assert standing(group, budget=0, step=15).building == (15, 40)
-        assert standing(group, budget=0, step=15).building == (30, 40)
-        # meanwhile: a game dated before all others, one after, a correction and a deletion on either side
-        store.save_game(game_of(TWO, "Bo", "Ada"), store.Details(date(2025, 10, 1)), group=group)
-        store.save_game(game_of(TWO, "Cy", "Ada"), store.Details(date(2026, 3, 1)), group=group)
-        games = db.session.scalars(
-            select(SavedGame).where(SavedGame.group_id == group.id).order_by(SavedGame.played_on, SavedGame.id)
-        ).all()
-        store.correct_game(games[5], game_of(TWO, "Di", "Eli"), store.Details(date(2026, 2, 1)), based_on=1)
-        store.delete_game(games[3])  # in the part built
-        store.delete_game(games[-2])  # in the part not built yet
-        assert standing(group, budget=0, step=15).building is None  # the rest, and done
+        # A worker holds the group (it is rating it): the jobs the changes below ask for find it
+        # taken and leave them to that worker, which takes them in its next round.
+        with _one_at_a_time(group.id) as ours:
+            assert ours
+            # each step rates 15 games, commits, and the page says how far it is
+            assert build_step(group.id, 15) is False
+            assert standing(group).building == (15, 40)
+            assert build_step(group.id, 15) is False
+            assert standing(group).building == (30, 40)
+            # meanwhile: a game dated before all others, one after, a correction and a deletion on either side
+            store.save_game(game_of(TWO, "Bo", "Ada"), store.Details(date(2025, 10, 1)), group=group)
+            store.save_game(game_of(TWO, "Cy", "Ada"), store.Details(date(2026, 3, 1)), group=group)
+            games = db.session.scalars(
+                select(SavedGame).where(SavedGame.group_id == group.id).order_by(SavedGame.played_on, SavedGame.id)
+            ).all()
+            store.correct_game(games[5], game_of(TWO, "Di", "Eli"), store.Details(date(2026, 2, 1)), based_on=1)
+            store.delete_game(games[3])  # in the part built
+            store.delete_game(games[-2])  # in the part not built yet
+            # 42 games saved, 2 deleted; of the 30 rated: one more before them (1 Oct), one corrected
+            # to a date beyond them (1 Feb), one deleted
+            assert standing(group).building == (29, 40)
+        bring_up_to_date(group.id)  # the worker's next round: the rest, and the changes to the part built
+        assert standing(group).building is None and not is_behind(group.id)
         stepwise = kept_rows(group)
-        db.session.delete(db.session.get(KeptStanding, group.id))  # built again, at once
+        db.session.delete(db.session.get(KeptStanding, group.id))  # built again from nothing, at once
         db.session.commit()
-        assert standing(group).building is None
+        bring_up_to_date(group.id)
         assert kept_rows(group) == stepwise
         seats = select(func.count()).select_from(PlayerResult).join(SavedGame).where(SavedGame.group_id == group.id)
         assert sum(p.games for p in standing(group).players) == db.session.scalar(seats)  # every seat counted once

@@ -409,6 +409,9 @@ def _correct(saved: SavedGame, action_url: str):
             return render_game_form(
                 form, action_url, [error_text(problem)], status=422, heading=CORRECTING, submit_label=SAVE_CORRECTION
             )
+        # where it goes once saved, read before: a deletion from another phone may follow the
+        # correction's commit at once, and the game is gone when its rows would be read again
+        owner_page = _owner_page(saved)
         try:
             assert form.based_on.data is not None  # InputRequired: a valid form has it
             store.correct_game(saved, game, details, based_on=form.based_on.data)
@@ -425,7 +428,7 @@ def _correct(saved: SavedGame, action_url: str):
                 form, action_url, [message], status=409, heading=CORRECTING, submit_label=SAVE_CORRECTION
             )
         flash(gettext("Correction saved; the earlier result is kept under “Corrected on …”."))
-        return redirect(_owner_page(saved), code=303)
+        return redirect(owner_page, code=303)
 
     return process_game_form(
         CorrectionForm(), action_url, store_correction, heading=CORRECTING, submit_label=SAVE_CORRECTION
