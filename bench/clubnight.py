@@ -353,9 +353,8 @@ async def club_drive(args: argparse.Namespace, serving: Any, meter: Any, seeded:
 
         await asyncio.gather(correction(), gap())
 
-    with redis_gap_control(
-        serving.redis or "redis://127.0.0.1:6379"
-    ) as control:  # a Redis restarted: stopped at the end
+    # a redis-server started again in the gap: stopped once the games and the standings' waits end
+    with redis_gap_control(serving.redis or "redis://127.0.0.1:6379") as control:
         figures = await tables.drive(
             args,
             serving.bases,
@@ -365,13 +364,13 @@ async def club_drive(args: argparse.Namespace, serving: Any, meter: Any, seeded:
             table_kind=ClubTable,
             meanwhile=meanwhile,
         )
-    waits = []
-    for group in groups:
-        since = run.last_lock.get(group["id"], 0.0)
-        if group is groups[0]:
-            since = max(since, extra.get("correction_sent", 0.0))
-        waits.append(standing_current(base, group, since, args.standing_limit))
-    current = await asyncio.gather(*waits)
+        waits = []
+        for group in groups:
+            since = run.last_lock.get(group["id"], 0.0)
+            if group is groups[0]:
+                since = max(since, extra.get("correction_sent", 0.0))
+            waits.append(standing_current(base, group, since, args.standing_limit))
+        current = await asyncio.gather(*waits)
     gap = run.gap
     return figures | {
         "locks": dict(run.locks),
@@ -402,7 +401,7 @@ def club_bench(args: argparse.Namespace) -> dict[str, Any]:
         figures["errors"] += [f"{log.name}: a traceback"] * text.count("Traceback")
         figures["errors"] += [f"{log.name}: a worker timeout"] * text.count("WORKER TIMEOUT")
     figures |= {"checkout": str(checkout), "tables": args.tables, "instances": args.instances, "groups": args.groups}
-    if figures["errors"]:
+    if figures["errors"] or args.keep or None in figures["standing_current"]:
         print(f"(server logs kept in {work})", file=sys.stderr)
     else:
         shutil.rmtree(work, ignore_errors=True)
@@ -463,6 +462,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--keep", action="store_true", help="keep the servers' logs")
     args = parser.parse_args()
     # what bench/tables.py's servers and drive read
     args.direct, args.env, args.phones, args.cards, args.idle = False, [], "stream", 16, 0

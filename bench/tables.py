@@ -1132,6 +1132,14 @@ def servers(args: argparse.Namespace, url: str, work: Path) -> Iterator[Serving]
             more = f"worker_processes 1;\nworker_rlimit_nofile {2 * NGINX_CONNECTIONS};"
             text = text.replace("worker_processes 1;", more)
         main.write_text(text)
+        site = main.parent / "scorekeeper.conf"  # the site's bound of new streams an address opens a second
+        if site.exists():
+            text = re.sub(r"(zone=streams_per_address:\S+) rate=\d+r/s", r"\1 rate=100000r/s", site.read_text())
+            site.write_text(
+                re.sub(
+                    r"zone=streams_per_address burst=\d+", f"zone=streams_per_address burst={NGINX_CONNECTIONS}", text
+                )
+            )
         return main
 
     helpers.nginx_config = roomy
