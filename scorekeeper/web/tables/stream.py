@@ -210,7 +210,10 @@ def _watch(auth: object = None) -> bool:
         return False
     join_room(code)
     if isinstance(current_app.extensions["socketio"].server.manager, _RedisAnnouncements):
-        emit(BEAT, BEAT_INTERVAL)  # the first beat: the page knows to listen for the next ones
+        # the first beat: the page knows to listen for the next ones. To this connection, which is
+        # here: never through Redis (python-socketio publishes every emit; one that fails while Redis
+        # is away makes a new connection and subscription object, the listener's left unsubscribed)
+        emit(BEAT, BEAT_INTERVAL, ignore_queue=True)
     lang = auth.get("lang") if isinstance(auth, dict) else None
     _kept().update(table=code, lang=lang if isinstance(lang, str) and len(lang) <= 16 else None)
     version = auth.get("version") if isinstance(auth, dict) else None
@@ -227,7 +230,7 @@ def _catch_up(code: str, version: int) -> None:
     finally:
         db.session.remove()  # the greenlet's (or thread's) session, at once: the next event is another one
     if table is not None and table.version > version and not table.is_expired(datetime.now(UTC)):
-        emit(EVENT, announcement(table))
+        emit(EVENT, announcement(table), ignore_queue=True)  # to this connection, here: not through Redis
 
 
 def _kept() -> dict[str, Any]:
