@@ -183,8 +183,10 @@ def club_phone(kind: type, group: dict[str, Any]) -> type:
             self.watchdog: asyncio.Task | None = None
 
         async def _stream(self, live: str, ticket: str) -> None:
-            self.heard = self.every = 0.0  # a new stream beats anew
-            self.since = time.monotonic()
+            # a new page's stream beats anew, and the page is not late (stream.js's quiet()): a page
+            # left took its watchdog and its asking with it (the phone's tasks are cancelled then)
+            self.heard = self.every = 0.0
+            self.since, self.late = time.monotonic(), False
             await super()._stream(live, ticket)
 
         async def _beat(self, every: float) -> None:
@@ -196,7 +198,7 @@ def club_phone(kind: type, group: dict[str, Any]) -> type:
                     run.resumed.append(now - run.gap[1])
                 self._spawn(self._ask())
             self.heard, self.every = now, every
-            if self.watchdog is None:
+            if self.watchdog is None or self.watchdog.done():
                 self.watchdog = self._spawn(self._silence())
 
         async def _silence(self) -> None:
@@ -302,13 +304,15 @@ def redis_gap_control(url: str) -> Any:
 
 async def standing_current(base: str, group: dict[str, Any], since: float, limit: float) -> float | None:
     """Seconds from *since* until *group*'s page no longer says its standing is being
-    brought up to date (or worked out for the first time); ``None`` if not within *limit*."""
+    brought up to date (or worked out for the first time); ``None`` if not within *limit*
+    seconds of asking."""
     import aiohttp
 
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
         async with session.get(f"{base}/join/{group['id']}/{group['invite']}", allow_redirects=False):
             pass
-        while time.monotonic() - since < limit:
+        deadline = time.monotonic() + limit  # the wait's own limit (the last lock may be long past)
+        while time.monotonic() < deadline:
             async with session.get(f"{base}/groups/{group['id']}") as answer:
                 page = await answer.text()
             if (
