@@ -144,6 +144,13 @@ class ClubRun(tables.Run):
         self.noticed: list[float] = []  # seconds from Redis stopped to a page saying so
         self.resumed: list[float] = []  # seconds from Redis back to a push reaching a page
         self.last_lock: dict[str, float] = {}  # group id → its last lock's answer
+        self.locked_into: dict[str, int] = defaultdict(int)  # group id → its tables locked
+        self.standing_waits: dict[str, asyncio.Task] = {}  # group id → its standing watched since its last lock
+        self.base = ""
+        self.tables_of: dict[str, int] = {}  # group id → its tables
+        self.correction_sent = 0.0
+        self.standing_limit = 300.0
+        self.first: dict[str, Any] | None = None  # the big group
 
     async def request(self, session: Any, kind: str, method: str, url: str, **options: Any) -> Any:
         answer = await super().request(session, kind, method, url, **options)
@@ -237,7 +244,13 @@ def club_phone(kind: type, group: dict[str, Any]) -> type:
                 data=form.data(("action", "lock"), ("group", group["id"])),
             )
             self.run.locks[answer.status if answer is not None else 0] += 1
-            self.run.last_lock[group["id"]] = time.monotonic()
+            run: ClubRun = self.run
+            run.last_lock[group["id"]] = time.monotonic()
+            run.locked_into[group["id"]] += 1
+            if run.locked_into[group["id"]] == run.tables_of[group["id"]]:  # the group's last lock: watched now
+                since = max(run.last_lock[group["id"]], run.correction_sent if group is run.first else 0.0)
+                wait = standing_current(run.base, group, since, run.standing_limit)
+                run.standing_waits[group["id"]] = asyncio.ensure_future(wait)
             await self._open("", "locked page", answer)
             names = [tables.html.unescape(n) for n in tables.SHEET_NAME.findall(self.page)]
             row = tables.SHEET_TOTALS.search(self.page)
@@ -333,6 +346,8 @@ async def club_drive(args: argparse.Namespace, serving: Any, meter: Any, seeded:
     kinds = {n: club_phone(tables.StreamPages, groups[n % len(groups)]) for n in range(len(groups))}
     base = serving.bases[0][0]
     extra: dict[str, Any] = {}
+    run.base, run.first, run.standing_limit = base, groups[0], args.standing_limit
+    run.tables_of = {g["id"]: len(range(n, args.tables, len(groups))) for n, g in enumerate(groups)}
 
     async def meanwhile() -> None:
         started = time.monotonic()
@@ -342,7 +357,7 @@ async def club_drive(args: argparse.Namespace, serving: Any, meter: Any, seeded:
 
         async def correction() -> None:
             await at(args.correction_at)
-            extra["correction_sent"] = time.monotonic()
+            extra["correction_sent"] = run.correction_sent = time.monotonic()
             extra.update(await correct(run, base, seeded["correction"], args.correction_date))
 
         async def gap() -> None:
@@ -369,11 +384,11 @@ async def club_drive(args: argparse.Namespace, serving: Any, meter: Any, seeded:
             meanwhile=meanwhile,
         )
         waits = []
-        for group in groups:
-            since = run.last_lock.get(group["id"], 0.0)
-            if group is groups[0]:
-                since = max(since, extra.get("correction_sent", 0.0))
-            waits.append(standing_current(base, group, since, args.standing_limit))
+        for group in groups:  # watched since its last lock; a group with a table not locked: from now
+            since = max(run.last_lock.get(group["id"], 0.0), run.correction_sent if group is groups[0] else 0.0)
+            waits.append(
+                run.standing_waits.get(group["id"]) or standing_current(base, group, since, args.standing_limit)
+            )
         current = await asyncio.gather(*waits)
     gap = run.gap
     return figures | {
