@@ -385,12 +385,32 @@ class _RedisAnnouncements(socketio.RedisManager):
                 if lost:
                     lost = False
                     log.warning("announcements are heard from Redis again")
+                    self.server.start_background_task(self._send_again)
                 yield from self._heard()
             except Exception as error:  # whatever Redis's client raises for a lost or silent connection
                 if not lost:
                     lost = True
                     log.warning("announcements are not heard from Redis (%s); trying every %g s", error, RECONNECT)
                 time.sleep(RECONNECT)
+
+    def _send_again(self) -> None:
+        """Every table this process has pages of, as it is now, to those pages: the changes made
+        on other processes while Redis was away never came here, and a page that did not notice
+        the silence (it connected in its last seconds) would not ask for them."""
+        app: Flask | None = getattr(self, "app", None)
+        if app is None:
+            return
+        codes = [room for room in self.rooms.get("/", {}) if isinstance(room, str) and normalise_code(room) == room]
+        with app.app_context():
+            try:
+                for code in codes:
+                    table = service.read(code)
+                    if table is not None and _watched(self, code):
+                        self.server.emit(EVENT, announcement(table), to=code, ignore_queue=True)
+            except Exception:  # the pages ask once they hear the beats again, all the same
+                log.exception("the tables were not sent again after Redis's return")
+            finally:
+                db.session.remove()
 
     def _heard(self) -> Any:
         """What the subscription brings (redis-py's ``listen()``, which waits for ever), until
@@ -462,6 +482,7 @@ def init_app(app: Flask, answer_draft: AnswerDraft) -> None:
     redis_url = app.config.get("REDIS_URL")
     if redis_url:
         options["client_manager"] = _RedisAnnouncements(redis_url, CHANNEL)
+        options["client_manager"].app = app  # for the tables it sends again when Redis is back
     app.extensions["table_drafts"] = answer_draft
     streams = SocketIO()
     streams.on("connect")(_watch)
