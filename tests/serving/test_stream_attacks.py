@@ -77,6 +77,22 @@ class Phone:
         return [table["version"] for table in self.tables]
 
 
+@contextlib.contextmanager
+def watched_table(tmp_path):
+    """A redis-server of the test's, the production shape on it, and a table with one seat whose
+    page watches it: yields (the redis-server, nginx's URL, the code, the seat's secret, the phone)."""
+    redis = RedisServer(required_program("redis-server"))
+    redis.start()
+    try:
+        with production(tmp_path, redis) as (base, _), contextlib.ExitStack() as closing:
+            code, secret, ticket = table_and_ticket(base)
+            phone = Phone(base, ticket)
+            closing.callback(phone.client.disconnect)
+            yield redis, base, code, secret, phone
+    finally:
+        redis.stop()
+
+
 def until(condition, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -102,52 +118,44 @@ def test_nested_packets_and_connections_without_a_ticket_are_closed_while_anothe
 ):
     import websocket
 
-    redis = RedisServer(required_program("redis-server"))
-    redis.start()
-    try:
-        with production(tmp_path, redis) as (base, _), contextlib.ExitStack() as closing:
-            code, secret, ticket = table_and_ticket(base)
-            phone = Phone(base, ticket)
-            closing.callback(phone.client.disconnect)
-            stream_url = base.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
-            silent = websocket.create_connection(stream_url, timeout=10)  # it never sends its ticket
-            closing.callback(silent.shutdown)
-            assert silent.recv().startswith("0{")
-            attacking, connections = threading.Event(), [0]
+    with watched_table(tmp_path) as (_, base, code, secret, phone), contextlib.ExitStack() as closing:
+        stream_url = base.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+        silent = websocket.create_connection(stream_url, timeout=10)  # it never sends its ticket
+        closing.callback(silent.shutdown)
+        assert silent.recv().startswith("0{")
+        attacking, connections = threading.Event(), [0]
 
-            def attack() -> None:  # 1,500 deep, 3 KB a packet, on connections that never send a ticket
-                nested = "42" + "[" * 1500 + "]" * 1500
-                while not attacking.is_set():
-                    with contextlib.suppress(websocket.WebSocketException, OSError):
-                        attacker = websocket.create_connection(stream_url, timeout=5)
-                        connections[0] += 1
-                        try:
-                            while not attacking.is_set():
-                                attacker.send(nested)
-                        finally:
-                            attacker.shutdown()
+        def attack() -> None:  # 1,500 deep, 3 KB a packet, on connections that never send a ticket
+            nested = "42" + "[" * 1500 + "]" * 1500
+            while not attacking.is_set():
+                with contextlib.suppress(websocket.WebSocketException, OSError):
+                    attacker = websocket.create_connection(stream_url, timeout=5)
+                    connections[0] += 1
+                    try:
+                        while not attacking.is_set():
+                            attacker.send(nested)
+                    finally:
+                        attacker.shutdown()
 
-            attackers = [threading.Thread(target=attack, daemon=True) for _ in range(2)]
+        attackers = [threading.Thread(target=attack, daemon=True) for _ in range(2)]
+        for thread in attackers:
+            thread.start()
+        try:
+            cells: list = [None] * 16
+            made = []
+            for m in range(16):  # a card every 0.3 s, as a page sends them
+                cells[m] = "mountain"
+                made.append(draft(base, code, secret, cells))
+                time.sleep(0.3)
+            assert until(lambda: phone.versions()[-1:] == made[-1:], 20), (phone.versions(), made)
+        finally:
+            attacking.set()
             for thread in attackers:
-                thread.start()
-            try:
-                cells: list = [None] * 16
-                made = []
-                for m in range(16):  # a card every 0.3 s, as a page sends them
-                    cells[m] = "mountain"
-                    made.append(draft(base, code, secret, cells))
-                    time.sleep(0.3)
-                assert until(lambda: phone.versions()[-1:] == made[-1:], 20), (phone.versions(), made)
-            finally:
-                attacking.set()
-                for thread in attackers:
-                    thread.join()
-            assert phone.client.connected and set(made) <= set(phone.versions())  # told every change
-            silent.settimeout(10)
-            with contextlib.suppress(websocket.WebSocketConnectionClosedException):
-                assert silent.recv() == ""  # closed (its close frame) within the ticket's 5 s
-    finally:
-        redis.stop()
+                thread.join()
+        assert phone.client.connected and set(made) <= set(phone.versions())  # told every change
+        silent.settimeout(10)
+        with contextlib.suppress(websocket.WebSocketConnectionClosedException):
+            assert silent.recv() == ""  # closed (its close frame) within the ticket's 5 s
     log = (tmp_path / "live.log").read_text()
     assert "Traceback" not in log and "WORKER TIMEOUT" not in log
     closed = log.count("a stream was closed: ")
@@ -159,34 +167,26 @@ def test_nested_packets_and_connections_without_a_ticket_are_closed_while_anothe
 def test_with_redis_gone_a_phone_hears_the_beats_stop_and_after_it_is_back_it_hears_them_and_every_change_again(
     tmp_path,
 ):
-    redis = RedisServer(required_program("redis-server"))
-    redis.start()
-    try:
-        with production(tmp_path, redis) as (base, _), contextlib.ExitStack() as closing:
-            code, secret, ticket = table_and_ticket(base)
-            phone = Phone(base, ticket)
-            closing.callback(phone.client.disconnect)
-            assert until(lambda: len(phone.beats) >= 3, 10)  # one as it connects, then one every 2 s
-            cells: list = [None] * 16
-            cells[0] = "mountain"
-            assert until(lambda: draft(base, code, secret, cells) in phone.versions(), 10)
+    with watched_table(tmp_path) as (redis, base, code, secret, phone):
+        assert until(lambda: len(phone.beats) >= 3, 10)  # one as it connects, then one every 2 s
+        cells: list = [None] * 16
+        cells[0] = "mountain"
+        assert until(lambda: draft(base, code, secret, cells) in phone.versions(), 10)
 
-            redis.stop()
-            gone = time.monotonic()
-            cells[1] = "forest"
-            lost = draft(base, code, secret, cells)  # stored, but told to nobody: Redis is away
-            time.sleep(16)  # python-socketio's own listener would try again 15 s after it lost Redis, then 31 s
-            assert [beat for beat in phone.beats if beat > gone + 0.5] == []  # the page can tell
-            assert lost not in phone.versions()
-
-            redis.start()
-            back = time.monotonic()
-            assert until(lambda: any(beat > back for beat in phone.beats), 8)  # listening again, beating
-            cells[2] = "swamp"
-            assert until(lambda: draft(base, code, secret, cells) in phone.versions(), 10)
-            assert phone.client.connected
-    finally:
         redis.stop()
+        gone = time.monotonic()
+        cells[1] = "forest"
+        lost = draft(base, code, secret, cells)  # stored, but told to nobody: Redis is away
+        time.sleep(16)  # python-socketio's own listener would try again 15 s after it lost Redis, then 31 s
+        assert [beat for beat in phone.beats if beat > gone + 0.5] == []  # the page can tell
+        assert lost not in phone.versions()
+
+        redis.start()
+        back = time.monotonic()
+        assert until(lambda: any(beat > back for beat in phone.beats), 8)  # listening again, beating
+        cells[2] = "swamp"
+        assert until(lambda: draft(base, code, secret, cells) in phone.versions(), 10)
+        assert phone.client.connected
     log = (tmp_path / "live.log").read_text()
     assert "Traceback" not in log
     # said once when lost and once when back, not at every try
