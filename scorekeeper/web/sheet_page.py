@@ -27,6 +27,7 @@ from werkzeug.exceptions import BadRequest, ServiceUnavailable, TooManyRequests
 
 from ..engine import Game, GameErrors, Row, ScoreSheet, score_game
 from ..store import games as store
+from . import bgstats
 from .display import CARD_SYMBOLS, conflict_path, qr_fits, qr_svg, qr_svg_file
 from .extensions import limiter
 from .forms import SaveGameForm
@@ -39,6 +40,7 @@ from .i18n import (
     gettext,
     isolated,
     plain_words,
+    ruleset_name,
     warning_message,
 )
 from .links import DamagedLink, decode_game
@@ -81,9 +83,35 @@ def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks,
         "rematch_url": rematch_url(scored.game),
         "picture_size": (PICTURE_WIDTH, PICTURE_HEIGHT),
         "picture_file": f"drako-result-{played_on or 'game'}.png",
+        "bgstats_link": bgstats.play_link(_bgstats_play(scored, played_on, links, extra.get("saved"))),
         **SHEET_HELPERS,
         **extra,
     }
+
+
+def _bgstats_play(scored: ScoreSheet, played_on: date | None, links: SheetLinks, saved) -> dict:
+    """*scored* as a play for BG Stats (:mod:`.bgstats`): a saved game's by its public id, its
+    location and its group's roster players (each by a digest of the group's id and their
+    number: the same person in every game of the group, and nothing of the group shown)."""
+    board = ruleset_name(scored.game.ruleset)
+    bgg_id = current_app.config.get("BGG_ID") or None
+    if saved is None:
+        return bgstats.play(scored, played_on, play_id=bgstats.sheet_play_id(links.share), board=board, bgg_id=bgg_id)
+    player_ids: list[str | None] = [None] * len(scored.results)
+    if saved.group_id is not None:
+        group = saved.group.public_id
+        for result in saved.results:
+            if result.player_id is not None and result.seat < len(player_ids):
+                player_ids[result.seat] = hashlib.sha256(f"{group}:{result.player_id}".encode()).hexdigest()[:16]
+    return bgstats.play(
+        scored,
+        played_on,
+        play_id=saved.public_id,
+        board=board,
+        player_ids=player_ids,
+        location=saved.location,
+        bgg_id=bgg_id,
+    )
 
 
 #: What only the sheet's templates (sheets/sheet.html, sheets/sheet.pdf.html) write with: given
