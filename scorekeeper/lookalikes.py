@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from confusable_homoglyphs import categories, confusables
 
-from .engine import InvalidPlayerName, name_key
+from .engine import GameError, InvalidPlayerName, name_key
 
 #: Scripts of the list that are no script of their own: digits, punctuation, combining marks.
 _NO_SCRIPT = frozenset(("COMMON", "INHERITED", "Unknown"))
@@ -90,12 +90,12 @@ def lookalikes_among(names: Iterable[tuple[str, str]]) -> dict[str, str]:
     return found
 
 
-def refused_lookalikes(names: Sequence[str]) -> list[InvalidPlayerName]:
+def refused_lookalikes(names: Sequence[str]) -> list[GameError]:
     """R8's duplicate check widened to look-alikes, for a game's or a table's
     *names* in seat order: one ``"name-looks-alike"`` error (``other``: the
     earlier name it looks like, ``player``: its index, ``player_name``) for
     each name that looks like an earlier one; ``[]`` if none does."""
-    errors = []
+    errors: list[GameError] = []
     for index, name in enumerate(names):
         other = lookalike_in(name, names[:index])
         if other is not None:

@@ -66,7 +66,9 @@ def _old_key(name: str) -> str:
 def _name_as_before(connection, typed: str, stand_in: str) -> None:
     """Give the roster player saved as *stand_in* the name *typed*, as the roster kept it before."""
     params = {"name": typed, "key": _old_key(typed), "stand_in": stand_in}
-    connection.execute(sqlalchemy.text("UPDATE players SET name = :name, name_key = :key WHERE name = :stand_in"), params)
+    connection.execute(
+        sqlalchemy.text("UPDATE players SET name = :name, name_key = :key WHERE name = :stand_in"), params
+    )
     connection.execute(
         sqlalchemy.text("UPDATE player_results SET name = :name, name_key = :key WHERE name = :stand_in"), params
     )
@@ -107,5 +109,5 @@ def test_the_migration_merges_the_players_whose_names_are_one_name_and_says_so(d
 
     merges = [r.getMessage() for r in caplog.records if "merged into" in r.getMessage()]
     assert len(merges) == 3
-    assert all(m.endswith(f"merged into \"D'Arcy\" (player {darcy_id}): one name") for m in merges)
+    assert all(m.endswith(f'merged into "D\'Arcy" (player {darcy_id}): one name') for m in merges)
     assert any("'Ana–Lu'" in r.getMessage() and "kept apart" in r.getMessage() for r in caplog.records)

@@ -98,11 +98,11 @@ def upgrade():
         rename = sa.text("UPDATE players SET name_key = :key WHERE id = :id")
         bind.execute(rename, [{"id": player_id, "key": f"{APART}{player_id}"} for player_id in changed])
         bind.execute(rename, [{"id": player_id, "key": key} for player_id, key in changed.items()])
+    players_key = "(SELECT p.name_key FROM players p WHERE p.id = player_results.player_id)"
     bind.execute(
         sa.text(
-            "UPDATE player_results SET name_key = (SELECT p.name_key FROM players p WHERE p.id = player_results.player_id)"
-            " WHERE player_id IS NOT NULL"
-            " AND name_key <> (SELECT p.name_key FROM players p WHERE p.id = player_results.player_id)"
+            f"UPDATE player_results SET name_key = {players_key}"
+            f" WHERE player_id IS NOT NULL AND name_key <> {players_key}"
         )
     )
     loose = bind.execute(sa.text("SELECT DISTINCT name, name_key FROM player_results WHERE player_id IS NULL")).all()
