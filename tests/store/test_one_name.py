@@ -10,14 +10,16 @@ import logging
 import unicodedata
 from datetime import date
 
+import pytest
 import sqlalchemy
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import select
 
-from scorekeeper.engine import Game
+from scorekeeper.engine import Game, GameErrors
 from scorekeeper.store import MIGRATIONS, db
 from scorekeeper.store import games as store
 from scorekeeper.store import groups as store_groups
+from scorekeeper.store.exchange import read_games
 from scorekeeper.store.models import Player, PlayerResult
 from scorekeeper.store.standing import bring_up_to_date, standing
 from tests.conftest import CASE_FILES, load_case
@@ -111,3 +113,11 @@ def test_the_migration_merges_the_players_whose_names_are_one_name_and_says_so(d
     assert len(merges) == 3
     assert all(m.endswith(f'merged into "D\'Arcy" (player {darcy_id}): one name') for m in merges)
     assert any("'Ana–Lu'" in r.getMessage() and "kept apart" in r.getMessage() for r in caplog.records)
+
+
+def test_an_import_refuses_a_game_with_two_names_drawn_alike_naming_the_game():
+    fine, alike = (copy.deepcopy(TWO["game"]) for _ in range(2))
+    alike["players"][1]["name"] = "\u0410da"  # beside "Ada"; its first letter the Cyrillic А
+    with pytest.raises(GameErrors) as refused:
+        read_games({"games": [fine, alike]})
+    assert [(e.message_id, e.game, e.player) for e in refused.value.errors] == [("name-looks-alike", 2, 1)]
