@@ -748,6 +748,11 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "name-empty": lambda w, p: w._("the name is empty"),
     "name-too-long": lambda w, p: w._("the name is %(length)d characters long; at most %(most)d are allowed", **p),
     "name-taken": lambda w, p: w._("the name is already used by %(other)s", other=w.name(p["other"])),
+    "name-looks-alike": lambda w, p: w._(
+        "the name looks just like %(other)s but is typed with a letter from another alphabet, so both would be "
+        "read as one player: choose another name",
+        other=w.name(p["other"]),
+    ),
     "kingdom-not-list": lambda w, p: w._("the kingdom must be a list of 4 rows of 4 cards"),
     "kingdom-rows": lambda w, p: w.ngettext(
         "the kingdom must be 4 rows of 4 cards, not %(num)d row",

@@ -24,8 +24,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 #: name here that is the module or a package holding it, so a module not named stands with its
 #: package (``scorekeeper``: the app factory, on the top floor with every module not placed).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # plain values and rules, no Flask and no database: the game, its words, the table's model
-    ("scorekeeper.engine", "scorekeeper.words", "scorekeeper.table.model"),
+    # plain values and rules, no Flask and no database: the game, its words, look-alike names, the table's model
+    ("scorekeeper.engine", "scorekeeper.words", "scorekeeper.lookalikes", "scorekeeper.table.model"),
     # the rows: SQLAlchemy models and queries
     ("scorekeeper.store",),
     # the services: the only code that changes a table, and where it publishes each change

@@ -143,6 +143,7 @@ def table_refusals() -> list[GameError]:
 
     meet(lambda: model.take_seat(full, "Eve", "e", model.NOBODY))  # table-full
     meet(lambda: model.take_seat(table, "Cy", model.secret_hash("bo"), bo))  # seat-already-held
+    meet(lambda: model.take_seat(table, "\u0410da", "e", model.NOBODY))  # name-looks-alike (a Cyrillic А)
     meet(lambda: model.save_draft(table, 5, ada, model.Draft()))  # seat-not-found
     meet(lambda: model.save_draft(table, 1, bo, model.Draft()))  # seat-not-yours
     meet(lambda: model.save_draft(table, 1, ada, model.Draft(done=True)))  # kingdom-not-complete

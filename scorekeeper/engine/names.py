@@ -15,16 +15,42 @@ roster, the stats) must agree on it, so it is decided here only:
   is not "👨👩👧", three people) or inside a word of a script that joins its
   letters (Persian "می‌خواهم"); and the tag characters of a flag sequence;
 - case ignored (Unicode case folding, so "STRASSE" is "straße").
+
+The key (:func:`name_key`, stored beside every saved result and roster
+player) reads further, as a person does (issue 33: "D'Arcy" typed on four
+phones became four players):
+
+- Unicode NFKC, so compatibility forms are their plain letters (full-width
+  "Ａｄａ", the ligature "ﬁ", a superscript "²");
+- the apostrophes and single quotes (' ’ ‘ ʼ ʻ ` ´ ′ …) as one ``'``, the
+  double quotes (" “ ” „ ″ « » …) as one ``"``, and the dashes and hyphens
+  (‐ ‑ ‒ – — ― − …) as one ``-``;
+- the variation selectors dropped ("❤️" and "❤" are one heart).
+
+What is shown stays as the player first typed it (:func:`display_name`).
+Letters of another script that look the same (a Cyrillic "А" in "Аda") are
+not folded here: that needs Unicode's confusables data, which the engine
+(standard library only) does not carry; :mod:`scorekeeper.lookalikes` does.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+#: The most characters of a key (the database's column): NFKC and case folding can make a
+#: 40-character name many times longer ("ﷺ" is 18 letters).
+KEY_LENGTH = 160
+
 ZWJ = "\u200d"
 ZWNJ = "\u200c"
 _JOINERS = frozenset((ZWJ, ZWNJ))
 _VARIATION_SELECTOR_EMOJI = "\ufe0f"
+#: Every apostrophe and single quote a keyboard or a phone types, read as "'" in a key.
+_APOSTROPHES = frozenset("'`´ʹʻʼʽʾʿˈˊˋ‘’‚‛′‵❛❜＇")
+#: Every double quote, read as '"' in a key.
+_QUOTES = frozenset('"“”„‟″‶❝❞«»〃＂')
+#: Dashes that are not of Unicode's category Pd (which are all read as "-" in a key).
+_DASHES = frozenset("−⁃﹣－")
 #: Scripts in which a joiner between two letters changes nothing that is shown.
 _NON_JOINING_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "CJK", "HIRAGANA", "KATAKANA", "HANGUL")
 
@@ -76,13 +102,43 @@ def display_name(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept).strip(" "))
 
 
+def _is_variation_selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
+def _key_char(ch: str) -> str:
+    """One character of a key: its apostrophe, quote or dash variant folded, a variation selector dropped."""
+    if ch in _APOSTROPHES:
+        return "'"
+    if ch in _QUOTES:
+        return '"'
+    if ch in _DASHES or unicodedata.category(ch) == "Pd":
+        return "-"
+    return "" if _is_variation_selector(ch) else ch
+
+
+def _folded(name: str) -> str:
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return display_name(unicodedata.normalize("NFKC", "".join(_key_char(ch) for ch in folded)))
+
+
 def name_key(text: str) -> str:
-    """The key under which a name is the same player's: :func:`display_name`, case-folded.
+    """The key under which a name is the same player's: :func:`display_name`
+    in Unicode NFKC, case-folded, its apostrophe, quote and dash variants
+    folded and its variation selectors dropped.
 
     Stored beside every saved result and roster entry, so that a database
     index finds a player's games; see the module docstring for what it ignores.
+
+    >>> name_key("D’Arcy–Smith") == name_key("d'arcy-smith")
+    True
     """
-    return unicodedata.normalize("NFC", display_name(text).casefold())
+    key = _folded(display_name(text))[:KEY_LENGTH]
+    # NFKC after case folding can fold again (and make spaces), so the key is read
+    # until it stands still: the key of a key is itself.
+    while (again := _folded(key)[:KEY_LENGTH]) != key:
+        key = again
+    return key
 
 
 def same_name(first: str, second: str) -> bool:

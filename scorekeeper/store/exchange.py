@@ -16,6 +16,7 @@ from datetime import date
 from typing import cast
 
 from ..engine import Card, Game, GameError, GameErrors, InvalidGame, Row
+from ..lookalikes import refused_lookalikes
 from .db import db
 from .games import Details, save_game, sheet_of
 from .models import Group, SavedGame
@@ -160,7 +161,11 @@ def read_games(
 
     for number, item in enumerate(games, start=1):
         try:
-            read.append((Game.from_dict(item, error_limit=room()), _details(item)))
+            game = Game.from_dict(item, error_limit=room())
+            lookalikes = refused_lookalikes([player.name for player in game.players])
+            if lookalikes:
+                raise GameErrors(lookalikes)
+            read.append((game, _details(item)))
         except GameErrors as problems:
             space = room()
             kept = problems.errors if space is None else problems.errors[:space]

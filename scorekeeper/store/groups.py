@@ -25,6 +25,7 @@ from typing import NamedTuple
 from sqlalchemy import func, select, update
 
 from ..engine import GameError, display_name, name_key, shows_a_name
+from ..lookalikes import lookalikes_among, mixes_lookalike_scripts
 from .db import db, lock_group
 from .games import has_hidden_controls
 from .models import Group, Player, PlayerResult, SavedGame
@@ -212,17 +213,29 @@ def roster(groups: Sequence[Group], limit: int = 100) -> list[str]:
 
 @dataclass(frozen=True)
 class RosterEntry:
-    """A roster player with how many saved games they have in the group."""
+    """A roster player with how many saved games they have in the group, flagged
+    when the name is drawn like another's with letters of another script
+    (:mod:`scorekeeper.lookalikes`: perhaps one person, to be merged).
+
+    :ivar looks_like: the roster name this one looks just like ("Ada" for "Аda"), or ``None``.
+    :ivar mixes_scripts: the name has a letter of another script that looks like one of its own.
+    """
 
     player: Player
     games: int
+    looks_like: str | None = None
+    mixes_scripts: bool = False
 
 
 def roster_entries(group: Group) -> list[RosterEntry]:
-    """*group*'s roster, by name, with each player's number of games."""
+    """*group*'s roster, by name, with each player's number of games and look-alike flags."""
     games = select(func.count()).where(PlayerResult.player_id == Player.id).scalar_subquery()
     rows = db.session.execute(select(Player, games).where(Player.group_id == group.id).order_by(Player.name_key)).all()
-    return [RosterEntry(player, count) for player, count in rows]
+    alike = lookalikes_among((player.name, player.name_key) for player, _ in rows)
+    return [
+        RosterEntry(player, count, alike.get(player.name), mixes_lookalike_scripts(player.name))
+        for player, count in rows
+    ]
 
 
 def find_player(group: Group, player_id: int) -> Player | None:

@@ -52,6 +52,7 @@ from ..engine import (
     rows_of,
 )
 from ..engine.kingdom import Who, kingdom_errors
+from ..lookalikes import lookalike_in
 
 CELLS = 16
 #: The join code's characters: capital letters and digits without look-alikes
@@ -471,6 +472,8 @@ def take_seat(table: Table, name: object, holder: str, phone: Phone) -> tuple[Ta
 
     :raises GameErrors: for a name R8 refuses (other than taken).
     :raises TableConflict: ``"name-taken"`` (``other``: the seated name),
+        ``"name-looks-alike"`` (``other``: the seated name it is drawn as,
+        with a letter of another script: :mod:`scorekeeper.lookalikes`),
         ``"table-full"`` (``most``: 4 seats, R8), ``"seat-already-held"``
         (``seat``), ``"table-locked"``.
     """
@@ -481,6 +484,9 @@ def take_seat(table: Table, name: object, holder: str, phone: Phone) -> tuple[Ta
         if error.message_id == "name-taken":
             raise TableConflict("name-taken", player_name=error.player_name, other=error.params["other"]) from None
         raise GameErrors([error]) from None
+    other = lookalike_in(shown, [seat.name for seat in table.seats])
+    if other is not None:
+        raise TableConflict("name-looks-alike", player_name=shown, other=other)
     if table.is_full:
         raise TableConflict("table-full", most=MAX_PLAYERS)
     if phone.seats and not phone.host:

@@ -37,6 +37,7 @@ from ..engine import (
     UnknownLegend,
     shows_a_name,
 )
+from ..lookalikes import refused_lookalikes
 from .forms import GameForm, StartTableForm, not_a_card
 from .i18n import LANGUAGES, N_, error_message, error_text, gettext, ngettext, sentence, words
 from .phone_parts import CSRF_TOKEN
@@ -69,6 +70,9 @@ def process_game_form(form: GameForm, action_url: str, on_valid: Callable[[Game,
         return render_game_form(form, action_url, [gettext(EXPIRED)], status=400, **page)
     try:
         game = Game.from_dict(form.game_data())
+        lookalikes = refused_lookalikes([player.name for player in game.players])
+        if lookalikes:
+            raise GameErrors(lookalikes)
     except GameErrors as problems:
         return render_game_form(form, action_url, _attach_errors(form, problems.errors), status=422, **page)
     if not shape_ok:

@@ -98,3 +98,39 @@ def test_R8_refuses_names_the_same_by_this_identity():
 def test_R8_accepts_a_joined_emoji_beside_its_three_people():
     game = Game.from_dict(_four_players(f"{FAMILY} Team", f"{THREE_PEOPLE} Team", "Rin", "Yara"))
     assert [p.name for p in game.players][:2] == [f"{FAMILY} Team", f"{THREE_PEOPLE} Team"]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["D'Arcy", "D\u2019Arcy", "D\u02bcArcy", "D`Arcy", "D\u2018Arcy", "d\u2032arcy", "ＤʼＡｒｃｙ", " D'ARCY "],
+)
+def test_R8_apostrophe_and_compatibility_variants_are_one_name(typed):
+    """Issue 33: a phone's curly apostrophe, a modifier letter and a backtick are the keyboard's "'"."""
+    assert name_key(typed) == "d'arcy"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Jean-Luc", "Jean\u2013Luc"),
+        ("Jean-Luc", "Jean\u2014Luc"),
+        ("Jean-Luc", "Jean\u2010Luc"),
+        ("Jean-Luc", "Jean\u2212Luc"),
+        ('Bo "Ace"', "Bo \u201cAce\u201d"),
+        ("\u2764\ufe0f Bo", "\u2764 Bo"),
+        ("\ufb01ona", "Fiona"),
+        ("Ana\u00ad\u200e", "ana"),
+    ],
+)
+def test_R8_dash_quote_and_variation_variants_are_one_name(first, second):
+    assert same_name(first, second)
+
+
+def test_R8_refuses_the_same_name_with_two_apostrophes_in_one_game():
+    with pytest.raises(GameErrors) as refused:
+        Game.from_dict(_four_players("D'Arcy", "D\u2019Arcy", "Rin", "Yara"))
+    assert [(e.message_id, e.params["other"]) for e in refused.value.errors] == [("name-taken", "D'Arcy")]
+
+
+def test_the_key_fits_its_column():
+    assert len(name_key("\ufdfa" * 40)) == 160

@@ -187,6 +187,18 @@ def test_a_name_taken_in_another_case_unicode_form_or_with_a_hidden_character_is
     assert [s.name for s in sit(table, "Zoey", BO).seats] == ["Zoë", "Zoey"]
 
 
+def test_a_name_drawn_alike_with_a_letter_of_another_script_is_refused_as_the_seated_one():
+    """Issue 33: "Аda" (its first letter the Cyrillic А) is read at a table as "Ada"."""
+    table = sit(new_table(), "Ada", HOST)
+    for alike in ("\u0410da", "\u0430da", "Ad\u0430"):
+        (error,) = refused(TableConflict, take_seat, table, alike, secret_hash(BO), NOBODY)
+        assert (error.message_id, error.params["other"], error.player_name) == ("name-looks-alike", "Ada", alike)
+    table = sit(new_table(), "D'Arcy", HOST)
+    (error,) = refused(TableConflict, take_seat, table, "D\u2019Arcy", secret_hash(BO), NOBODY)
+    assert (error.message_id, error.params["other"]) == ("name-taken", "D'Arcy")
+    assert [s.name for s in sit(table, "\u0414\u0430\u0440\u0441\u0438", BO).seats] == ["D'Arcy", "Дарси"]
+
+
 def test_names_R8_refuses_are_refused_at_once():
     table = sit(new_table(), "Ada", HOST)
     for name, problem in [

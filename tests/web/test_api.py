@@ -34,6 +34,10 @@ API_ERRORS = {
     "R8-empty-name": (bad(lambda g: g["players"][0].update(name="")), "Player 1: the name is empty"),
     "R8-long-name": (bad(lambda g: g["players"][1].update(name="B" * 41)), "at most 40"),
     "R8-duplicate-name": (bad(lambda g: g["players"][1].update(name="ADA ")), "already used by Ada"),
+    "R8-look-alike-name": (
+        bad(lambda g: g["players"][1].update(name="\u0410da")),  # the Cyrillic А
+        "\u0410da: the name looks just like Ada but is typed with a letter from another alphabet",
+    ),
     "R8-three-rows": (bad(lambda g: g["players"][2]["kingdom"].pop()), "Cy: the kingdom must be 4 rows"),
     "R8-five-columns": (
         bad(lambda g: g["players"][3]["kingdom"][1].append("forest")),

@@ -105,6 +105,16 @@ R8_FORM_CASES = {
         "#players-3-name-errors",
         "already used by \u2068Ada\u2069",  # the name isolated (issue 11, item 18)
     ),
+    "R8-look-alike-name": (  # issue 33: "Аda" with the Cyrillic А is drawn as "Ada"
+        _bad(lambda g: g["players"][3].update(name="\u0410da")),
+        "#players-3-name-errors",
+        "looks just like \u2068Ada\u2069 but is typed with a letter from another alphabet",
+    ),
+    "R8-apostrophe-name": (  # issue 33: a phone's curly apostrophe is the keyboard's
+        _bad(lambda g: [g["players"][0].update(name="D'Arcy"), g["players"][3].update(name="D\u2019Arcy")]),
+        "#players-3-name-errors",
+        "already used by \u2068D'Arcy\u2069",
+    ),
     "R8-unknown-card": (
         _bad(lambda g: g["players"][0]["kingdom"][1].__setitem__(2, "unicorn")),
         "#players-0-cells-errors",

@@ -199,6 +199,29 @@ def test_the_form_offers_the_roster_names(phones):
     assert roster == {"Mia Sophie": "2 games", "Quin": "2 games", "Rin": "2 games", "Yara": "2 games"}
 
 
+def test_the_roster_is_one_player_per_name_and_flags_a_name_drawn_alike(phones):
+    """Issue 33: "D'Arcy" and "D’Arcy" are one player; "Аda" (a Cyrillic А) beside "Ada" is flagged."""
+    phone, _, _ = phones
+    save(phone, game_of("D'Arcy", "Ada", "Quin", "Yara"))
+    save(phone, game_of("D\u2019Arcy", "\u0410da", "Quin", "Yara"), "2026-11-29")
+    [group_path] = group_paths(phone)
+    rows = soup_of(phone.get(group_path)).select("#roster .roster li")
+    flags = {
+        li.select_one(".player-name").get_text(): (li.select_one(".games").get_text(), li.select_one(".lookalike"))
+        for li in rows
+    }
+    assert {name: games for name, (games, _) in flags.items()} == {
+        "D'Arcy": "2 games",
+        "Ada": "1 game",
+        "\u0410da": "1 game",
+        "Quin": "2 games",
+        "Yara": "2 games",
+    }
+    assert flags["Ada"][1].get_text(" ", strip=True).startswith("Looks just like \u0410da but is typed with a letter")
+    assert flags["\u0410da"][1].get_text(" ", strip=True).startswith("Looks just like Ada")
+    assert [name for name, (_, flag) in flags.items() if flag is not None] == ["Ada", "\u0410da"]
+
+
 def roster_ids(phone, group_path: str) -> dict[str, int]:
     rows = soup_of(phone.get(group_path)).select("#roster .roster li")
     return {row.select_one(".player-name").get_text(): int(row["id"].removeprefix("player-")) for row in rows}

@@ -9,6 +9,7 @@ from flask import Blueprint, jsonify, render_template, request
 
 from ...engine import LEGENDS_BY_ID, GameErrors, Kingdom, get_ruleset, position, score_game_dict
 from ...engine.errors import GameError
+from ...lookalikes import refused_lookalikes
 from ...words import ENGLISH
 from ..forms import KingdomTextError, card_of_word, parse_kingdom_text
 from ..i18n import error_message
@@ -35,6 +36,9 @@ def score():
         )
     try:
         sheet = score_game_dict(data)
+        lookalikes = refused_lookalikes([result.player.name for result in sheet.results])
+        if lookalikes:
+            raise GameErrors(lookalikes)
     except GameErrors as refused:
         sentences = ENGLISH.errors(refused, limit=50)  # the first 50, then "… and 450 more problems"
         problems = [game_problem(error) for error in refused.errors[:50]]
