@@ -27,6 +27,11 @@ Noto Color Emoji is a bitmap font of one size (109 px): its runs are drawn at
 that size and scaled down. A font missing on the machine is left out of the
 chain (its characters then show as the first font's "missing" box).
 
+Why not Pango itself, as the PDF: its layout through cairo (pangocairocffi) draws the same
+lines faster (bench/README.md), but needs cairo, PangoCairo and three more Python packages
+in every image, and would lay out again what is tested here (isolates, colour emoji,
+fitting); Pillow's wheel already carries raqm and HarfBuzz, and the fonts are the PDF's.
+
 No Flask here: the views (``sheets``, ``games``) give the sheet and the words.
 """
 
