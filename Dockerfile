@@ -12,8 +12,8 @@ RUN pip install --no-cache-dir build && python -m build --wheel --outdir /dist
 
 FROM python:3.11-slim-bookworm
 # Pango for WeasyPrint's PDFs (FriBiDi also for the result picture's right-to-left names: Pillow
-# loads it); DejaVu and Noto so that a name in any script prints and is drawn (Chinese,
-# Japanese, Korean, Thai, emoji).
+# loads it); DejaVu and Noto so that a name in any script prints and is drawn (fonts-noto-core:
+# a font per script, Devanagari, Bengali, Tamil, Arabic, Thai, Ethiopic, …; CJK; emoji).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 libfribidi0 \
       fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \

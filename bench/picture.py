@@ -4,10 +4,12 @@ Run from the repository root::
 
     .venv/bin/python bench/picture.py             # 40 timed pictures after 3 warm-up ones
     .venv/bin/python bench/picture.py --runs 100
+    .venv/bin/python bench/picture.py --names indic
 
 Each run is ``GET /sheet/<token>/picture-en.png`` through the Flask test client
 for the 4-player game of tests/data/cases/19-four-players.json with names in
-four scripts (Latin with emoji, Chinese, Arabic, Thai), each on a new date, so
+four scripts (Latin with emoji, Chinese, Arabic, Thai; ``--names indic``: issue 33's
+Devanagari, Bengali, Tamil and an Ethiopic one), each on a new date, so
 a new link: nothing comes from the picture cache. Measured in CPU time of this
 process (``time.process_time``), which the machine's other work does not
 lengthen. The first picture of a process also reads the fonts' character
@@ -30,17 +32,22 @@ from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
 
 GAME_FILE = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases" / "19-four-players.json"
-NAMES = ["Zoë 🐉 Wanderer", "王大锤和他的朋友们一起玩", "سارة بنت أحمد", "สมชาย ใจดี"]
+#: The players' names, by the ``--names`` option.
+NAMES = {
+    "four": ["Zoë 🐉 Wanderer", "王大锤和他的朋友们一起玩", "سارة بنت أحمد", "สมชาย ใจดี"],
+    "indic": ["अनुष्का शर्मा", "ইমন হোসেন", "தமிழ் செல்வன்", "አበበ በቀለ"],
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=40, help="timed pictures (default 40)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed pictures first (default 3)")
+    parser.add_argument("--names", choices=NAMES, default="four", help="the players' names (default four)")
     args = parser.parse_args()
 
     game = json.loads(GAME_FILE.read_text(encoding="utf-8"))["game"]
-    for player, name in zip(game["players"], NAMES, strict=True):
+    for player, name in zip(game["players"], NAMES[args.names], strict=True):
         player["name"] = name
     parsed = Game.from_dict(game)
     database = Path(tempfile.mkdtemp()) / "bench.sqlite3"

@@ -5,14 +5,18 @@ and date, who won, then a panel per player by place (R7) with place, total
 Harmony Points, name and the kingdom small (4 × 4 cards, coloured as on the
 sheet), in the language of the :class:`Words` given. Drawn with Pillow.
 
-Names may be in any script. Text is cut into runs, each drawn with the first
-font of :data:`FONT_CHAIN` that has its characters (read from each font's
-``cmap`` with fontTools): Noto Sans, Noto Sans Arabic and Thai, DejaVu Sans
-(the cards' symbols, Hebrew), Noto Sans CJK (the fonts the PDF uses, from Debian's
-fonts-noto-core, fonts-noto-cjk, fonts-dejavu-core), Noto Color Emoji
-(fonts-noto-color-emoji), then Noto's symbol fonts. Pillow's raqm layout
-(HarfBuzz, FriBiDi) shapes Arabic and Thai and writes each run's letters in
-its direction. The runs' order is the page's: a sentence is laid out in the
+Names may be in any script. Text is cut into runs, each drawn with one font
+(:func:`font_for`): first Noto's font for the character's Unicode script
+(:func:`script_font`: ``NotoSans<Script>``, Devanagari, Bengali, Tamil, Hebrew,
+Arabic, Thai, Ethiopic and every other script Debian's fonts-noto-core has a
+font for, as fontconfig's fallback finds them for the PDF), else the first font
+of :data:`FONT_CHAIN` that has it (read from each font's ``cmap`` with
+fontTools): Noto Sans (Latin, Greek, Cyrillic), DejaVu Sans (the cards'
+symbols), Noto Sans CJK (Chinese, Japanese, Korean; fonts-noto-cjk), Noto Color
+Emoji (fonts-noto-color-emoji), then Noto's symbol fonts. Pillow's raqm layout
+(HarfBuzz, FriBiDi: the shaping engine Pango uses for the PDF) shapes each run
+(Arabic joins, Devanagari's conjuncts and vowel signs, Thai's marks) and writes
+its letters in its direction. The runs' order is the page's: a sentence is laid out in the
 page's direction with each name isolated in it (the page's U+2068 … U+2069,
 :meth:`Words.name`), the name's runs in the direction of its first strong
 letter (:func:`stretches`), so "★ שרה wins with 13" keeps its star on the left
@@ -22,6 +26,11 @@ right-to-left words of their own, only in names.)
 Noto Color Emoji is a bitmap font of one size (109 px): its runs are drawn at
 that size and scaled down. A font missing on the machine is left out of the
 chain (its characters then show as the first font's "missing" box).
+
+Why not Pango itself, as the PDF: its layout through cairo (pangocairocffi) draws the same
+lines faster (bench/README.md), but needs cairo, PangoCairo and three more Python packages
+in every image, and would lay out again what is tested here (isolates, colour emoji,
+fitting); Pillow's wheel already carries raqm and HarfBuzz, and the fonts are the PDF's.
 
 No Flask here: the views (``sheets``, ``games``) give the sheet and the words.
 """
@@ -35,6 +44,7 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from fontTools import unicodedata as scripts
 from PIL import Image, ImageDraw, ImageFont
 
 from ..engine import Card, PlayerResult, ScoreSheet
@@ -61,11 +71,10 @@ class FontFile(NamedTuple):
     bitmap_size: int | None = None
 
 
-#: The fonts text is drawn with, first choice first (see the module's docstring).
+#: The fonts text is drawn with when its script has no font of its own (:func:`script_font`),
+#: first choice first (see the module's docstring).
 FONT_CHAIN: tuple[FontFile, ...] = (
     FontFile("Noto Sans", _NOTO / "NotoSans-Regular.ttf", _NOTO / "NotoSans-Bold.ttf"),
-    FontFile("Noto Sans Arabic", _NOTO / "NotoSansArabic-Regular.ttf", _NOTO / "NotoSansArabic-Bold.ttf"),
-    FontFile("Noto Sans Thai", _NOTO / "NotoSansThai-Regular.ttf", _NOTO / "NotoSansThai-Bold.ttf"),
     FontFile("DejaVu Sans", _DEJAVU / "DejaVuSans.ttf", _DEJAVU / "DejaVuSans-Bold.ttf"),
     # the collection's face 2 is Noto Sans CJK SC (simplified Chinese shapes; Japanese and Korean covered too)
     FontFile("Noto Sans CJK SC", _CJK / "NotoSansCJK-Regular.ttc", _CJK / "NotoSansCJK-Bold.ttc", face=2),
@@ -135,12 +144,46 @@ def _is_emoji(character: str, following: str) -> bool:
     return following == "\ufe0f" or unicodedata.east_asian_width(character) == "W"
 
 
+#: Unicode's scripts of characters shared by all scripts (spaces, digits, emoji) or
+#: taking their letter's (combining marks): they have no font of their own.
+_NO_SCRIPT = frozenset({"Zyyy", "Zinh", "Zzzz"})
+
+
+@functools.cache
+def script_font(script: str) -> FontFile | None:
+    """Noto's font for the Unicode *script* (ISO 15924 code: ``"Deva"`` → Noto Sans
+    Devanagari, ``NotoSansDevanagari-Regular.ttf`` and ``-Bold.ttf``), or ``None``
+    where none is installed (Latin, Greek and Cyrillic are in Noto Sans itself; Han,
+    Hiragana, Katakana and Hangul in Noto Sans CJK: :data:`FONT_CHAIN`)."""
+    if script in _NO_SCRIPT:
+        return None
+    name = scripts.script_name(script, default="")
+    regular = _NOTO / f"NotoSans{name.replace('_', '')}-Regular.ttf"
+    if not name or not regular.is_file():
+        return None
+    bold = regular.with_name(regular.name.replace("-Regular", "-Bold"))
+    return FontFile(f"Noto Sans {name.replace('_', ' ')}", regular, bold if bold.is_file() else regular)
+
+
+@functools.lru_cache(maxsize=4096)
+def script_fonts(character: str) -> tuple[FontFile, ...]:
+    """The fonts of *character*'s scripts (:func:`script_font`; a danda ``।`` is
+    in several: Devanagari, Bengali, …), in the order of their codes."""
+    found = (script_font(script) for script in sorted(scripts.script_extension(character)))
+    return tuple(font for font in found if font is not None)
+
+
 def font_for(character: str, emoji: bool = False) -> FontFile | None:
-    """The first font of the chain that has *character*, or with *emoji*
-    (:func:`_is_emoji`) the first colour font that has it, else the first of the
-    chain; ``None`` if none has it (a Chinese character is wide too: it is not
-    in the emoji font, so comes from the chain)."""
-    fonts = _available_fonts()
+    """The font *character* is drawn with: its script's (:func:`script_fonts`), else
+    the first of the chain that has it, or with *emoji* (:func:`_is_emoji`) the first
+    colour font that has it; ``None`` if none has it (a Chinese character is wide
+    too: it is not in the emoji font, so comes from the chain)."""
+    return _font_for(character, emoji)
+
+
+@functools.lru_cache(maxsize=4096)
+def _font_for(character: str, emoji: bool) -> FontFile | None:
+    fonts = script_fonts(character) + _available_fonts()
     if emoji:
         fonts = tuple(font for font in fonts if font.bitmap_size) + fonts
     return next((font for font in fonts if has_glyph(font, character)), None)
@@ -161,11 +204,16 @@ def runs(text: str, right_to_left: bool = False) -> list[Run]:
     for at, character in enumerate(text):
         if found and found[-1].font is not None:
             current = found[-1].font
-            if _sticks(character) or (
-                _neutral(character)
-                and current.bitmap_size is None
-                and has_glyph(current, character)
-                and _next_letter_in(text, at, current)
+            if (
+                _sticks(character)
+                # a sign several scripts share (a danda) stays with the script it follows
+                or (current in script_fonts(character) and has_glyph(current, character))
+                or (
+                    _neutral(character)
+                    and current.bitmap_size is None
+                    and has_glyph(current, character)
+                    and _next_letter_in(text, at, current)
+                )
             ):
                 found[-1] = Run(current, found[-1].text + character, right_to_left)
                 continue

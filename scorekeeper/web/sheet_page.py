@@ -175,7 +175,8 @@ def qr_response(link: str) -> Response:
 
 
 #: Changed whenever the picture's drawing changes: it is part of every picture's ETag.
-PICTURE_VERSION = "3"  # 2: a sentence's right-to-left name isolated as on the page; 3: "1 Harmony Point"
+#: 2: a sentence's right-to-left name isolated as on the page; 3: "1 Harmony Point"; 4: each script in its own font.
+PICTURE_VERSION = "4"
 #: How many pictures the process keeps (about 40 KB each), by link or saved game revision and language.
 KEPT_PICTURES = 128
 _pictures: OrderedDict[str, bytes] = OrderedDict()

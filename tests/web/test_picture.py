@@ -14,6 +14,8 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 from scorekeeper.engine import Game, score_game
 from scorekeeper.web.links import encode_game
 from scorekeeper.web.picture import (
+    FontFile,
+    Line,
     available_fonts,
     draw_line,
     fit,
@@ -23,6 +25,7 @@ from scorekeeper.web.picture import (
     name_box,
     panel_text,
     runs,
+    script_font,
     winner_line,
 )
 from scorekeeper.words import words_in
@@ -132,13 +135,52 @@ def test_the_share_area_offers_the_picture_to_save_without_javascript(client):
     assert page.select_one("#share-picture").has_attr("hidden")  # shown by picture.js where the phone shares files
 
 
-#: A name per script the picture must draw (issue 26): its characters, each from a font that has it.
+#: Case 10 (R5): Bo wins with 13, Ada has -3; here the winner is given a name in another script.
+ONE_DRAGON = load_case(next(path for path in CASE_FILES if path.name.startswith("10-")))
+
+#: A name per script the picture must draw (issues 26 and 33): the scripts the PDF draws.
 NAMES = {
-    "Chinese": "王小明",
-    "Thai": "สมชาย",
-    "emoji": "Zoë 🐉👩‍👩‍👧",
+    "Latin": "Zoë Ångström",
+    "Greek": "Ελένη",
+    "Cyrillic": "Наталья",
+    "Armenian": "Անի",
+    "Georgian": "ნინო",
+    "Hebrew": "שרה",
     "Arabic": "سارة",
+    "Devanagari": "अनुष्का",
+    "Bengali": "ইমন",
+    "Gurmukhi": "ਗੁਰਪ੍ਰੀਤ",
+    "Gujarati": "ધ્રુવ",
+    "Tamil": "தமிழ்",
+    "Telugu": "శ్రీనివాస్",
+    "Kannada": "ಕನ್ನಡ",
+    "Malayalam": "മലയാളം",
+    "Sinhala": "සිංහල",
+    "Thai": "สมชาย",
+    "Lao": "ສົມພອນ",
+    "Khmer": "សុខា",
+    "Myanmar": "မြန်မာ",
+    "Ethiopic": "አበበ",
+    "Hangul": "김철수",
+    "Japanese": "やまだ たろう",
+    "Chinese": "王小明",
+    "emoji": "Zoë 🐉👩‍👩‍👧",
 }
+
+#: A character no font maps (plane 16's last private-use one): every font draws it as its .notdef glyph.
+UNMAPPED = "\U0010fffd"
+
+
+def drawn_alone(text: str, font: FontFile | None, size: int = 32) -> bytes:
+    """*text* drawn alone in bold with *font* as the picture draws a run of it (a colour
+    bitmap font at its one size; ``None``: Pillow's own font, as the picture does): its pixels."""
+    if font is None:
+        pillow = ImageFont.load_default(size)
+    else:
+        pillow = ImageFont.truetype(font.bold, font.bitmap_size or size, index=font.face)
+    image = Image.new("RGBA", (4 * (font.bitmap_size if font and font.bitmap_size else size),) * 2)
+    ImageDraw.Draw(image).text((size, size), text, font=pillow, fill="black", embedded_color=True)
+    return image.tobytes()
 
 
 @pytest.mark.parametrize("script", NAMES)
@@ -150,21 +192,66 @@ def test_a_name_in_any_script_is_drawn(script):
 
 @pytest.mark.parametrize("script", NAMES)
 def test_no_character_of_a_name_is_drawn_as_a_missing_glyph_box(script):
-    """Each run's font has a glyph for each of its characters (but the joiners and
-    variation selectors an emoji sequence sticks together, which draw nothing)."""
-    for run in runs(NAMES[script]):
-        assert run.font is not None, run
+    """Issue 33: each character of the name as the picture draws it (its run's font, bold,
+    alone) is not that font's .notdef glyph drawn the same way (the box a font draws for a
+    character it lacks), and the run's font has a glyph for it in its ``cmap``; but the
+    joiners and variation selectors an emoji sequence sticks together, which draw nothing."""
+    assert_no_missing_glyph(lay_out(NAMES[script], 32, bold=True))
+
+
+def assert_no_missing_glyph(line: Line) -> None:
+    """No character of *line* is drawn as its font's .notdef (:func:`drawn_alone`), each is in its font's ``cmap``."""
+    for run in line.runs:
         for character in run.text:
-            assert has_glyph(run.font, character) or character in "\u200d\ufe0f", (run.font.name, character)
-    expected = {"Chinese": "Noto Sans CJK SC", "Thai": "Noto Sans Thai", "Arabic": "Noto Sans Arabic"}
-    if script in expected:
-        assert [run.font.name for run in runs(NAMES[script]) if run.font] == [expected[script]]
+            if character in "\u200d\ufe0f":
+                continue
+            font = run.font.name if run.font else "Pillow's own font"
+            missing = drawn_alone(character, run.font) == drawn_alone(UNMAPPED, run.font)
+            assert not missing, f"{character!r} is drawn as the missing-glyph box of {font}"
+            assert run.font is not None and has_glyph(run.font, character), (font, character)
+
+
+@pytest.mark.parametrize("script", ["Devanagari", "Bengali", "Tamil"])
+def test_the_headline_and_panels_draw_the_names_the_pdf_draws(script):
+    """Issue 33's names: अनुष्का, ইমন and தமிழ் were boxes in the winner's headline and the panels."""
+    sheet = score_game(Game.from_dict(named(ONE_DRAGON["game"], ["Ada", NAMES[script]])))
+    assert_no_missing_glyph(winner_line(sheet, words_in("en", isolate_names=True)))
+    for result in sheet.ranked:
+        assert_no_missing_glyph(fit(panel_text(result, words_in("en")).name, 30, 233, True, 18))
+
+
+#: The fonts names in these scripts are drawn with: their script's own Noto font, as the PDF's fontconfig finds it.
+SCRIPT_FONTS = {
+    "Devanagari": "Noto Sans Devanagari",
+    "Bengali": "Noto Sans Bengali",
+    "Tamil": "Noto Sans Tamil",
+    "Ethiopic": "Noto Sans Ethiopic",
+    "Arabic": "Noto Sans Arabic",
+    "Thai": "Noto Sans Thai",
+    "Chinese": "Noto Sans CJK SC",
+    "Cyrillic": "Noto Sans",
+}
+
+
+@pytest.mark.parametrize("script", SCRIPT_FONTS)
+def test_a_name_is_drawn_with_its_scripts_font(script):
+    assert [run.font.name for run in runs(NAMES[script]) if run.font] == [SCRIPT_FONTS[script]]
+
+
+def test_a_sign_shared_by_scripts_stays_with_the_name_it_ends():
+    """The danda (।, in Devanagari, Bengali and more) after a Devanagari word is drawn by Noto Sans Devanagari."""
+    assert [run.font.name for run in runs("अनु।") if run.font] == ["Noto Sans Devanagari"]
 
 
 def test_a_missing_glyph_box_would_be_seen():
-    """The check above can fail: Noto Sans alone has no Chinese, and draws boxes instead."""
+    """The checks above can fail: Noto Sans alone has no Chinese nor Devanagari, and draws
+    its .notdef box instead (pixel for pixel, whatever the character), as does Pillow's own font."""
     latin = available_fonts()[0]
     assert latin.name == "Noto Sans" and not any(has_glyph(latin, character) for character in NAMES["Chinese"])
+    for character in "王अ":
+        assert drawn_alone(character, latin) == drawn_alone(UNMAPPED, latin)
+        assert drawn_alone(character, None) == drawn_alone(UNMAPPED, None)
+    assert drawn_alone("a", latin) != drawn_alone(UNMAPPED, latin)
 
 
 @pytest.mark.parametrize("emoji", ["🐉", "😀", "⭐", "❤️", "🇩🇪"])
@@ -179,7 +266,8 @@ def test_arabic_is_shaped_and_right_to_left():
     """Pillow's raqm layout (HarfBuzz and FriBiDi) is there: Arabic letters join
     (their shapes differ from the letters drawn one by one, as the basic layout does)."""
     assert features.check("raqm")
-    arabic = next(font for font in available_fonts() if font.name == "Noto Sans Arabic")
+    arabic = script_font("Arab")
+    assert arabic is not None and arabic.name == "Noto Sans Arabic"
     drawn = []
     for layout in (ImageFont.Layout.RAQM, ImageFont.Layout.BASIC):
         image = Image.new("L", (200, 60))
@@ -220,8 +308,6 @@ def test_a_name_too_long_for_its_panel_is_drawn_smaller_then_cut():
     assert fit("Quin", 30, 233, bold=True, smallest=18).size == 30  # a short name stays at its size
 
 
-#: Case 10 (R5): Bo wins with 13, Ada has -3; here the winner is given a right-to-left name.
-ONE_DRAGON = load_case(next(path for path in CASE_FILES if path.name.startswith("10-")))
 RIGHT_TO_LEFT = {"Hebrew": "שרה", "Arabic": "سارة"}
 
 

@@ -9,7 +9,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from scorekeeper.words import LANGUAGES
-from tests.web.test_table_pages import CASE19, _weight, check_page, seat_fields, soup, start_table
+from tests.conftest import CASE_FILES, load_case
+from tests.web.test_table_pages import CASE19, _weight, check_page, seat_fields, soup, start_table, words_of
 
 PLAYERS = CASE19["game"]["players"]
 
@@ -153,3 +154,60 @@ def test_the_screen_speaks_every_language_and_weighs_at_most_60_kb(app, client, 
         assert (page.find(id=id_).get_text() == english.find(id=id_).get_text()) == (lang == "en")
     assert (page.find(id="screen")["data-entering"] == "entering") == (lang == "en")
     assert _weight(client, f"/t/{code}/screen?lang={lang}") <= 60 * 1024
+
+
+#: Case 17 (R7.3): equal totals, 6 each; the higher best row wins. Named as in issue 33.
+TIED = load_case(next(path for path in CASE_FILES if path.name.startswith("17-")))
+#: Case 18 (R7.4): Ada and Bo share place 1 with 2 each, Cy is 3rd.
+SHARED = load_case(next(path for path in CASE_FILES if path.name.startswith("18-")))
+
+
+def _locked(app, client, players: list[dict]) -> str:
+    """A table of *players*, each on their own phone (the host's first), entered, checked and locked."""
+    code = start_table(client)
+    phones = [client] + [app.test_client() for _ in players[1:]]
+    for number, (phone, player) in enumerate(zip(phones, players, strict=True), start=1):
+        assert phone.post(f"/t/{code}/seats", data={"name": player["name"]}).status_code == 303
+        assert phone.post(f"/t/{code}/seat/{number}", data=seat_fields(player)).status_code == 303
+    for number in range(1, len(players) + 1):
+        assert check_page(phones[number % len(players)], code, number).status_code == 303
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    return code
+
+
+def _notes(page: BeautifulSoup) -> list[str]:
+    return [words_of(li) for li in page.select("#tiebreaks li")]
+
+
+@pytest.mark.parametrize(
+    ("case", "names", "winner", "notes"),
+    [
+        (
+            TIED,
+            ["Yara", "Noor"],
+            "★ Yara wins with 6 Harmony Points.",
+            [
+                "Yara ahead of Noor: both have 6 Harmony Points; with their rows sorted from highest"
+                " to lowest, the highest row decides, 6 vs 4."
+            ],
+        ),
+        (
+            SHARED,
+            ["Ada", "Bo", "Cy"],
+            "★ Ada and Bo share the win with 2 Harmony Points.",
+            ["Ada and Bo share place 1: equal totals and equal sorted rows (R7.4)."],
+        ),
+    ],
+    ids=["tiebreak", "shared"],
+)
+def test_the_screen_shows_the_tiebreak_line_as_the_phones_do(app, client, case, names, winner, notes):
+    """Issue 33: the screen said "Yara wins with 11" with Noor also on 11, and no tiebreak line;
+    the phones' locked page shows it (R7.3, R7.4). Now the screen shows the same notes."""
+    players = [dict(player, name=name) for player, name in zip(case["game"]["players"], names, strict=True)]
+    code = _locked(app, client, players)
+    screen = soup(client.get(f"/t/{code}/screen?lang=en"))
+    phone = soup(client.get(f"/t/{code}?lang=en"))
+    assert words_of(screen.find(id="winner")) == winner
+    assert _notes(screen) == _notes(phone) == notes
+    french = soup(client.get(f"/t/{code}/screen?lang=fr"))
+    assert _notes(french) == _notes(soup(client.get(f"/t/{code}?lang=fr"))) and _notes(french) != notes

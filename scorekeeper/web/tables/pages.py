@@ -67,7 +67,7 @@ from ..membership import chosen_for_save, joined_after_save, phone_groups
 from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
 from ..security import expired_form_page, join_rate_limit, table_rate_limit
-from ..sheet_page import SheetLinks, qr_response, sheet_context
+from ..sheet_page import SHEET_HELPERS, SheetLinks, qr_response, sheet_context
 from . import stream as streams
 from .access import (
     cookie_secrets,
@@ -292,13 +292,15 @@ def qr(code: str):
 def screen(code: str):
     """The table on a big screen (a television, a tablet), read-only, the same for
     whoever opens it: the join code and its QR code while seats are free, each seat's
-    progress, then the locked game's sheet with its winner. Anyone with the code may
+    progress, then the locked game's sheet with its winner and its tiebreak notes (the
+    sheet's own partial, as the phones show them). Anyone with the code may
     open it, as anyone may open the table's page; it shows what every phone at the
     table sees, and no secret (it never reads the phone's cookie), no form, no
     button. static/js/screen.js keeps it up to date from the table's announcements
     alone; without JavaScript it reloads itself every :data:`SCREEN_RELOAD` seconds."""
     table = _table(code)
-    return render_template("tables/screen.html", screen=_screen(table))
+    notes = {name: SHEET_HELPERS[name] for name in ("describe_tiebreak", "describe_shared")}  # sheets/_tiebreaks.html
+    return render_template("tables/screen.html", screen=_screen(table), **notes)
 
 
 #: How often the big screen reloads without JavaScript (seconds): a seat's progress, not a draft's every card.
