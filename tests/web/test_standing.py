@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 
 from bs4 import BeautifulSoup
+from flask import render_template_string
 
 from tests.conftest import CASE_FILES, form_data, load_case, saved_links
 
@@ -162,3 +163,33 @@ def test_the_standing_of_one_game_says_its_line_in_the_singular(db_client):
     save(db_client, game_of(TWO, "Ada", "Bo"), "2026-01-02", group_name="Once")
     hint = soup_of(db_client.get(f"{group}?lang=en")).select_one("#standing .hint").get_text()
     assert "the rating after each of the last 2 games" in " ".join(hint.split())
+
+
+def test_a_rating_that_rounds_to_zero_shows_no_minus_sign(db_client):
+    """Issue 33: a rating shown as "-0.0" (French "-0,0"). Ada 1st, Bo 2nd, Cy 3rd (a wild
+    dragon, −3), then Cy beats Bo: Cy's rating is −0.018 (mu 22.907, sigma 7.642), shown 0.0."""
+    phone = db_client
+    three = game_of(SHARED, "Ada", "Bo", "Cy")
+    three["players"][1]["kingdom"][0][1] = "plain"  # Bo's dwarves without their mountain: 0
+    three["players"][2]["kingdom"][0][0] = "dragon"  # Cy's wild dragon: −3
+    save(phone, three, "2026-03-01", group_name="Friday")
+    save(phone, game_of(TWO, "Cy", "Bo"), "2026-03-02")
+    group = BeautifulSoup(phone.get("/groups").data, "lxml").select_one("#groups a")["href"]
+    for language, zero in (("en", "0.0"), ("fr", "0,0")):
+        page = soup_of(phone.get(f"{group}?lang={language}"))
+        cy = next(row for row in rows(page) if row[0] == "Cy")
+        assert cy[1] == zero, language
+        path = next(tr for tr in page.select("#rating-paths tbody tr") if tr.th.get_text() == "Cy")
+        assert [td.get_text() for td in path.select("td")][:2] == ["-3.6" if language == "en" else "-3,6", zero]
+        assert "-0.0" not in page.get_text() and "-0,0" not in page.get_text()
+
+
+def test_the_pages_numbers_never_show_a_negative_zero(app):
+    """The one formatting point of every page's numbers (the ``format_decimal`` of the templates)."""
+    for language, shown in (("en", ["0.0", "0.0", "-0.1", "0"]), ("fr", ["0,0", "0,0", "-0,1", "0"])):
+        with app.test_request_context(f"/?lang={language}"):
+            page = render_template_string(
+                "{{ format_decimal(-0.04, '0.0') }}|{{ format_decimal(-0.0, '0.0') }}"
+                "|{{ format_decimal(-0.06, '0.0') }}|{{ format_decimal(-0.0) }}"
+            )
+        assert page.split("|") == shown, language
