@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import gettext as _gettext
+import math
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -689,7 +690,6 @@ class Words:
         games ``"1 Nov 2026 to 3 Dec 2026: 14.2 on average over 1,667 games"``. *points*
         have ``first`` and ``last`` (dates), ``games`` and ``total`` (the run's average)."""
         from babel.dates import format_date
-        from babel.numbers import format_decimal
 
         pattern = self._("d MMM y")
         labels = []
@@ -701,15 +701,27 @@ class Words:
             labels.append(
                 self._("%(first)s to %(last)s: %(average)s on average over %(games)s games", first=first,
                        last=format_date(point.last, pattern, locale=self.locale),
-                       average=format_decimal(point.total, "0.0", locale=self.locale), games=self.number(point.games))
+                       average=self.decimal(point.total, "0.0"), games=self.number(point.games))
             )  # fmt: skip
         return labels
 
     def number(self, number: int) -> str:
         """A whole number with the language's digit grouping: ``99,950`` (German ``99.950``)."""
+        return self.decimal(number)
+
+    def decimal(self, number: float, pattern: str | None = None) -> str:
+        """A number the language's way (Babel: its decimal sign and digit grouping), to
+        *pattern*'s decimals (``"0.0"``: one; ``None``: the locale's own), and never a
+        negative zero: a rating of −0.04 is ``0.0`` (French ``0,0``), not ``-0.0``, for a
+        value that rounds to nothing has no sign worth showing."""
         from babel.numbers import format_decimal
 
-        return format_decimal(number, locale=self.locale)
+        shown = format_decimal(number, pattern, locale=self.locale)
+        if number < 0 or (number == 0 and math.copysign(1.0, number) < 0):
+            zero = format_decimal(0, pattern, locale=self.locale)
+            if format_decimal(-number, pattern, locale=self.locale) == zero:
+                return zero
+        return shown
 
 
 def _legend_named(words: Words, legend_id: object) -> str:

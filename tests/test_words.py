@@ -344,3 +344,20 @@ def test_a_number_of_harmony_points_takes_the_language_s_plural_form(language, e
     for total, data in WINS_WITH.items():  # Ada ahead of Bo after R7.3, both with *total*
         sheet = score_game(Game.from_dict(data))
         assert expected[total] in words.tiebreak(sheet, sheet.tiebreaks[0]), (language, total)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["0.0", "0.0", "-0.1", "0", "0", "-1,234.5"]),
+        ("de", ["0,0", "0,0", "-0,1", "0", "0", "-1.234,5"]),
+        ("fr", ["0,0", "0,0", "-0,1", "0", "0", "-1\u202f234,5"]),
+    ],
+)
+def test_no_number_is_written_as_a_negative_zero(language, expected):
+    """Issue 33: a rating of −0.04 was shown "-0.0" (French "-0,0"); a number that rounds to
+    nothing is written without its sign, any other keeps it, with the language's separators."""
+    words = words_in(language)
+    written = [words.decimal(-0.04, "0.0"), words.decimal(-0.0, "0.0"), words.decimal(-0.06, "0.0")]
+    written += [words.decimal(-0.0), words.number(-0), words.decimal(-1234.5, "#,##0.0")]
+    assert written == expected

@@ -241,7 +241,7 @@ class StandingChange(Model):
 
 
 class RatingSnapshot(Model):
-    """A roster player's OpenSkill rating (Plackett-Luce) just after one game of
+    """A roster player's OpenSkill rating (Bradley-Terry, store/standing.py) just after one game of
     a group's season, and what their games of that season add up to so far.
 
     :ivar season: the calendar year of the games counted, or 0 for all time.

@@ -2,12 +2,18 @@
 total, the rating's path over their latest games, and head to head, for each
 calendar year (a season) and for all time (docs/standing.md).
 
-Ratings are OpenSkill's Plackett-Luce model (the ``openskill`` library, its
-default settings: a new player has mu 25, sigma 25/3): every game of a group's
-season, in History's order (date played, then the order saved), rates its
-players by their places (R7), a shared place as a tie. The rating shown is the
-*ordinal*, mu − 3·sigma: it starts at 0 and rises as a player both wins and
-becomes known, so a lucky first game does not top the table.
+Ratings are OpenSkill's Bradley-Terry "full pairing" model (the ``openskill``
+library's ``BradleyTerryFull``, its default settings: a new player has mu 25,
+sigma 25/3): every game of a group's season, in History's order (date played,
+then the order saved), rates its players by their places (R7), a shared place
+as a tie. It was chosen for a property, not its name (docs/standing.md,
+tests/store/test_ratings_follow_places.py): from equal ratings a better place
+rates higher and a shared place equal, and a player who finished ahead of
+another in every game they played (always together) is never rated below them;
+the library's default, Plackett-Luce, fails it with shared places (a third place
+rated above the two who shared the first). The rating shown is the *ordinal*,
+mu − 3·sigma: it starts at 0 and rises as a player both wins and becomes known,
+so a lucky first game does not top the table.
 
 Rating 100,000 games takes seconds, so nothing is rated when a page is shown,
 nor while a change is saved: the player's rating after each game is stored
@@ -49,7 +55,7 @@ from pathlib import Path
 from typing import cast
 
 from flask import Flask, current_app, has_app_context
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 from sqlalchemy import delete, event, exists, func, insert, select, tuple_, union
 from sqlalchemy.orm import Session
 
@@ -69,8 +75,9 @@ from .models import (
 ALL_TIME = 0
 #: How many of a player's latest ratings the path shows.
 PATH_GAMES = 10
-#: OpenSkill's Plackett-Luce model with the library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).
-MODEL = PlackettLuce()
+#: OpenSkill's Bradley-Terry full-pairing model with the library's defaults (mu 25, sigma 25/3,
+#: beta 25/6, tau 25/300): every pair of players in a game is one result, a shared place a draw.
+MODEL = BradleyTerryFull()
 
 #: A player's running figures in a snapshot: the rating (mu, sigma) and the season's games, wins and points so far.
 _RUNNING = (RatingSnapshot.mu, RatingSnapshot.sigma, RatingSnapshot.games, RatingSnapshot.wins, RatingSnapshot.points)
@@ -91,9 +98,30 @@ Places = tuple[date, list[tuple[int, int]]]
 Key = tuple[date, int]
 
 
+#: A player's rating: mu and sigma (skill points), as :data:`MODEL` rates them.
+Rating = BradleyTerryFullRating
+
+
 def ordinal(mu: float, sigma: float) -> float:
     """The rating shown: OpenSkill's own ``ordinal()``, mu − 3·sigma, in skill points."""
     return MODEL.rating(mu=mu, sigma=sigma).ordinal()
+
+
+def new_rating() -> Rating:
+    """A new player's rating: mu 25, sigma 25/3 (ordinal 0), a new object each
+    call (rating copies the teams: one object on two seats would be one player)."""
+    return MODEL.rating()
+
+
+def rate_game(ratings: list[Rating], places: list[int]) -> list[Rating]:
+    """The players' ratings after one game: *ratings* before it, one per seat, and
+    their *places* (R7: 1 is first; a shared place, R7.4, is the same number
+    for each, the next place skipped, ``[1, 1, 3]``), in the same order.
+
+    :raises ValueError: (the library's) when the two lists differ in length or
+        hold fewer than two players.
+    """
+    return [team[0] for team in MODEL.rate([[rating] for rating in ratings], ranks=[float(place) for place in places])]
 
 
 # --- noting a change, in its transaction ------------------------------------------------------
@@ -437,7 +465,7 @@ def _state_before(session: Session, group_id: int, since: dict[int, Key]) -> dic
             ).first()
             if before is not None:
                 mu, sigma, games, wins, points = before
-                state[season][player] = [PlackettLuceRating(mu, sigma), games, wins, points]
+                state[season][player] = [Rating(mu, sigma), games, wins, points]
     return state
 
 
@@ -551,11 +579,10 @@ def _rated(
 ) -> Iterator[tuple]:
     """The snapshot rows of one game (roster player, place, total per seat;
     :data:`_SNAPSHOT_COLUMNS`), moving *state* (per player: rating, games, wins, points) on."""
-    # a new player's rating: one object each (rate() copies the teams; a shared object would be one player)
-    before = [state.get(player) or [PlackettLuceRating(MODEL.mu, MODEL.sigma), 0, 0, 0] for player, _, _ in results]
-    rated = MODEL.rate([[rating] for rating, *_ in before], ranks=[float(place) for _, place, _ in results])
+    before = [state.get(player) or [new_rating(), 0, 0, 0] for player, _, _ in results]
+    rated = rate_game([rating for rating, *_ in before], [place for _, place, _ in results])
     winners = sum(1 for _, place, _ in results if place == 1)
-    for (player, place, total), (_, games, wins, points), [rating] in zip(results, before, rated, strict=True):
+    for (player, place, total), (_, games, wins, points), rating in zip(results, before, rated, strict=True):
         now = [rating, games + 1, wins + (place == 1 and winners == 1), points + total]
         state[player] = now
         yield (group_id, season, game_id, player, day, rating.mu, rating.sigma, now[1], now[2], now[3])

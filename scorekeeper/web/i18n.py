@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask, current_app, g, request
-from flask_babel import format_date, format_decimal, get_locale, get_translations
+from flask_babel import format_date, get_locale, get_translations
 from flask_babel import gettext as gettext
 from flask_babel import ngettext as ngettext
 from markupsafe import Markup
@@ -232,6 +232,13 @@ def card_code(card: Card) -> str:
 def place(place: int) -> str:
     """A place of R7 in the page's language (``"2nd"``, German ``"2."``)."""
     return words().place(place)
+
+
+def format_decimal(number: float, format: str | None = None) -> str:
+    """A number in the page's language (Babel's *format*, ``"0.0"``: one decimal), never a
+    negative zero (:meth:`~scorekeeper.words.Words.decimal`): every number a page shows
+    goes through here, in place of Flask-Babel's function of the same name."""
+    return words().decimal(number, format)
 
 
 def harmony_points(total: int) -> str:

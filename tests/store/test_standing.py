@@ -1,8 +1,8 @@
-"""A group's standing (store/standing.py) worked by hand: OpenSkill's Plackett-Luce model
-with the library's defaults (a new player: mu 25, sigma 25/3 = 8.333, rating mu − 3·sigma = 0).
+"""A group's standing (store/standing.py) worked by hand: OpenSkill's Bradley-Terry full-pairing
+model with the library's defaults (a new player: mu 25, sigma 25/3 = 8.333, rating mu − 3·sigma = 0).
 
-The numbers in the comments are what ``openskill`` 6 gives for each game (a reader can check
-them with ``PlackettLuce().rate([[PlackettLuceRating(mu, sigma)], …], ranks=[…])``); where a
+The numbers in the comments are what ``openskill`` 6.2.0 gives for each game (a reader can check
+them with ``BradleyTerryFull().rate([[BradleyTerryFullRating(mu, sigma)], …], ranks=[…])``); where a
 number is not needed the statement is relative: the winner rises, tied players move equally.
 SQLite, and PostgreSQL when configured.
 
@@ -42,6 +42,17 @@ SHARED = load_case(next(p for p in CASE_FILES if p.name.startswith("18-")))  # s
 NEW_YEARS_EVE, NEW_YEAR = date(2025, 12, 31), date(2026, 1, 1)
 
 
+def shared_first_of_four(*names: str) -> Game:
+    """Case 18's game (seats 1 and 2 share place 1 with 2 points, seat 3 has 0) and a fourth
+    seat whose one wild dragon costs 3 points (R5.3): places 1, 1, 3, 4."""
+    data = copy.deepcopy(SHARED["game"])
+    data["players"].append(copy.deepcopy(data["players"][2]))
+    data["players"][3]["kingdom"][0][0] = "dragon"
+    for player, name in zip(data["players"], names, strict=True):
+        player["name"] = name
+    return Game.from_dict(data)
+
+
 def game_of(case: dict, *names: str) -> Game:
     data = copy.deepcopy(case["game"])
     for player, name in zip(data["players"], names, strict=True):
@@ -58,34 +69,36 @@ def test_worked_games_ties_a_correction_a_deletion_and_the_new_year(db_app):
     with db_app.app_context():
         group, _ = store_groups.create_group("Friday")
         # 31 Dec 2025: Ada and Bo share place 1 (2 points each), Cy is third (0).
-        # All three start at mu 25, sigma 8.333. OpenSkill: Ada and Bo → mu 25.717, sigma 8.205
-        # (rating 25.717 − 3·8.205 = 1.102); Cy → mu 23.565, sigma 8.205 (rating −1.050).
+        # All three start at mu 25, sigma 8.333. OpenSkill: Ada and Bo → mu 27.635, sigma 7.789
+        # (rating 27.635 − 3·7.789 = 4.269); Cy → mu 19.729, sigma 7.789 (rating −3.637).
         eve, _ = store.save_game(game_of(SHARED, "Ada", "Bo", "Cy"), store.Details(NEW_YEARS_EVE), group=group)
         assert table(group) == {
-            "Ada": (1.102, 1, 0, 2.0),  # a shared place 1 is not a win (wins: place 1 alone)
-            "Bo": (1.102, 1, 0, 2.0),  # tied with Ada: moved exactly as she did
-            "Cy": (-1.05, 1, 0, 0.0),
+            "Ada": (4.269, 1, 0, 2.0),  # a shared place 1 is not a win (wins: place 1 alone)
+            "Bo": (4.269, 1, 0, 2.0),  # tied with Ada: moved exactly as she did
+            "Cy": (-3.637, 1, 0, 0.0),
         }
         # 1 Jan 2026: Cy beats Ada 21 to 0. All time, from their ratings after 31 Dec:
-        # Cy → mu 26.366, sigma 7.946 (rating 2.527), Ada → mu 22.917 (rating −0.922).
+        # Cy → mu 22.901, sigma 7.572 (rating 0.184), Ada → mu 24.463 (rating 1.746): one win back
+        # does not undo a shared first place against a third, so Ada stays above Cy.
         new_year, _ = store.save_game(game_of(TWO, "Cy", "Ada"), store.Details(NEW_YEAR), group=group)
         assert table(group) == {
-            "Cy": (2.527, 2, 1, 10.5),
-            "Bo": (1.102, 1, 0, 2.0),  # did not play: unchanged
-            "Ada": (-0.922, 2, 0, 1.0),
+            "Bo": (4.269, 1, 0, 2.0),  # did not play: unchanged
+            "Ada": (1.746, 2, 0, 1.0),
+            "Cy": (0.184, 2, 1, 10.5),
         }
+        assert list(table(group)) == ["Bo", "Ada", "Cy"]
         # The season 2026 starts afresh: Cy and Ada as new players, Cy wins:
         # Cy → mu 27.635, sigma 8.066 (rating 3.438); Ada → 22.365 (rating −1.833).
         assert table(group, 2026) == {"Cy": (3.438, 1, 1, 21.0), "Ada": (-1.833, 1, 0, 0.0)}
         # … and 2025 holds 31 Dec only.
-        assert table(group, 2025) == {"Ada": (1.102, 1, 0, 2.0), "Bo": (1.102, 1, 0, 2.0), "Cy": (-1.05, 1, 0, 0.0)}
+        assert table(group, 2025) == {"Ada": (4.269, 1, 0, 2.0), "Bo": (4.269, 1, 0, 2.0), "Cy": (-3.637, 1, 0, 0.0)}
         assert seasons(group.id) == [2026, 2025]
         rivalries = [(r.player, r.other, r.games, r.ahead, r.behind) for r in standing(group).rivalries]
-        assert rivalries == [("Cy", "Bo", 1, 0, 1), ("Cy", "Ada", 2, 1, 1), ("Bo", "Ada", 1, 0, 0)]
+        assert rivalries == [("Bo", "Ada", 1, 0, 0), ("Bo", "Cy", 1, 1, 0), ("Ada", "Cy", 2, 1, 1)]
 
-        # A correction: it was Ada who won on 1 Jan. All time Ada → mu 28.091 (rating 4.252), Cy → −2.647.
+        # A correction: it was Ada who won on 1 Jan. All time Ada → mu 29.320 (rating 6.603), Cy → −4.673.
         store.correct_game(new_year, game_of(TWO, "Ada", "Cy"), store.Details(NEW_YEAR), based_on=1)
-        assert table(group) == {"Ada": (4.252, 2, 1, 11.5), "Bo": (1.102, 1, 0, 2.0), "Cy": (-2.647, 2, 0, 0.0)}
+        assert table(group) == {"Ada": (6.603, 2, 1, 11.5), "Bo": (4.269, 1, 0, 2.0), "Cy": (-4.673, 2, 0, 0.0)}
         assert table(group, 2026) == {"Ada": (3.438, 1, 1, 21.0), "Cy": (-1.833, 1, 0, 0.0)}  # mirrored
         rivalries = [(r.player, r.other, r.games, r.ahead, r.behind) for r in standing(group).rivalries]
         assert rivalries == [("Ada", "Bo", 1, 0, 0), ("Ada", "Cy", 2, 2, 0), ("Bo", "Cy", 1, 1, 0)]
@@ -96,6 +109,28 @@ def test_worked_games_ties_a_correction_a_deletion_and_the_new_year(db_app):
         assert table(group, 2025) == {}
         assert seasons(group.id) == [2026]
         assert [(r.player, r.other, r.games, r.ahead) for r in standing(group).rivalries] == [("Ada", "Cy", 1, 1)]
+
+
+def test_a_third_place_never_tops_the_two_who_shared_the_first(db_app):
+    """Issue 33: Ada and Bo share 1st, Cy is 3rd, Di 4th, in a new group. Plackett-Luce showed
+    Cy 1.4, Ada 1.1, Bo 1.1, Di −2.3; Bradley-Terry: Ada and Bo mu 30.271, sigma 7.502
+    (rating 7.766), Cy mu 22.365 (−0.140), Di mu 17.094 (−5.411)."""
+    with db_app.app_context():
+        group, _ = store_groups.create_group("Friday")
+        game, _ = store.save_game(shared_first_of_four("Ada", "Bo", "Cy", "Di"), store.Details(NEW_YEAR), group=group)
+        assert [(r.name, r.place) for r in sorted(game.results, key=lambda r: r.seat)] == [
+            ("Ada", 1),
+            ("Bo", 1),
+            ("Cy", 3),
+            ("Di", 4),
+        ]
+        assert table(group) == {
+            "Ada": (7.766, 1, 0, 2.0),
+            "Bo": (7.766, 1, 0, 2.0),
+            "Cy": (-0.14, 1, 0, 0.0),
+            "Di": (-5.411, 1, 0, -3.0),
+        }
+        assert list(table(group)) == ["Ada", "Bo", "Cy", "Di"]
 
 
 def test_a_game_saved_with_an_earlier_date_rates_the_later_ones_again(db_app):

@@ -3,7 +3,7 @@ without JavaScript, the rating's line with its table for screen readers, and a c
 deletion over HTTP showing on the next view. SQLite and PostgreSQL.
 
 The ratings are OpenSkill's (tests/store/test_standing.py works them by hand): three new
-players, Ada and Bo sharing place 1 and Cy third: Ada and Bo 1.1, Cy −1.1 (mu − 3·sigma).
+players, Ada and Bo sharing place 1 and Cy third: Ada and Bo 4.3, Cy −3.6 (mu − 3·sigma).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 
 from bs4 import BeautifulSoup
+from flask import render_template_string
 
 from tests.conftest import CASE_FILES, form_data, load_case, saved_links
 
@@ -57,12 +58,12 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
     assert [abbr["title"] for abbr in english.select("#standing-table thead abbr")] == [
         "Rating", "Games", "Wins", "Average total", "Last games",
     ]  # fmt: skip
-    # all time (tests/store/test_standing.py): Cy 2.5 (third on 31 Dec, then beat Ada),
-    # Bo 1.1 (one shared place 1), Ada −0.9
+    # all time (tests/store/test_standing.py): Bo 4.3 (one shared place 1), Ada 1.7 (shared
+    # place 1, then lost to Cy), Cy 0.2 (third on 31 Dec, then beat Ada)
     assert rows(english) == [
-        ["Cy", "2.5", "2", "1", "10.5"],
-        ["Bo", "1.1", "1", "0", "2.0"],
-        ["Ada", "-0.9", "2", "0", "1.0"],
+        ["Bo", "4.3", "1", "0", "2.0"],
+        ["Ada", "1.7", "2", "0", "1.0"],
+        ["Cy", "0.2", "2", "1", "10.5"],
     ]
     # the line of each player, and its numbers in a table for screen readers
     assert len(english.select("#standing-table svg.sparkline polyline")) == 3
@@ -71,12 +72,12 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
     assert "visually-hidden" in paths.parent["class"]
     assert [th.get_text() for th in paths.select("thead th")] == ["Player", "Game 1", "Game 2"]
     assert [[c.get_text() for c in tr.select("th, td")] for tr in paths.select("tbody tr")] == [
-        ["Cy", "-1.1", "2.5"],
-        ["Bo", "1.1", ""],
-        ["Ada", "1.1", "-0.9"],
+        ["Bo", "4.3", ""],
+        ["Ada", "4.3", "1.7"],
+        ["Cy", "-3.6", "0.2"],
     ]
     pairs = [[th.get_text() for th in tr.select("th")] for tr in english.select("#rivalries tr.rivalry")]
-    assert pairs == [["Cy", "Bo"], ["Cy", "Ada"], ["Bo", "Ada"]]
+    assert pairs == [["Bo", "Ada"], ["Bo", "Cy"], ["Ada", "Cy"]]
     # the season filter: plain links, the current one marked
     seasons = english.select(".seasons a")
     assert [a.get_text() for a in seasons] == ["All time", "2026", "2025"]
@@ -96,9 +97,9 @@ def test_the_standing_in_english_and_german_with_its_seasons(db_client):
     french = soup_of(phone.get(group + "?season=2025&lang=fr"))
     assert french.select_one("#standing-heading").get_text() == "Classement 2025"
     assert rows(french) == [
-        ["Ada", "1,1", "1", "0", "2,0"],
-        ["Bo", "1,1", "1", "0", "2,0"],
-        ["Cy", "-1,1", "1", "0", "0,0"],
+        ["Ada", "4,3", "1", "0", "2,0"],
+        ["Bo", "4,3", "1", "0", "2,0"],
+        ["Cy", "-3,6", "1", "0", "0,0"],
     ]
 
     for wrong in ("2027", "soon", "-3", "0001", "1999", "2180", "02026"):  # said plainly, nothing lost
@@ -127,21 +128,21 @@ def test_a_correction_and_a_deletion_show_on_the_next_view(db_client):
     save(phone, game_of(SHARED, "Ada", "Bo", "Cy"), "2025-12-31", group_name="Friday")
     _, private = save(phone, game_of(TWO, "Cy", "Ada"), "2026-01-01")
     group = BeautifulSoup(phone.get("/groups").data, "lxml").select_one("#groups a")["href"]
-    assert [row[0] for row in rows(soup_of(phone.get(group)))] == ["Cy", "Bo", "Ada"]
+    assert [row[0] for row in rows(soup_of(phone.get(group)))] == ["Bo", "Ada", "Cy"]
 
     corrected = form_data(game_of(TWO, "Ada", "Cy")) | {"based_on": 1, "played_on": "2026-01-01"}
     assert phone.post(private + "/edit", data=corrected).status_code == 303
-    # Ada won on 1 January after all: 4.3, Cy −2.6
+    # Ada won on 1 January after all: 6.6, Cy −4.7
     assert rows(soup_of(phone.get(group))) == [
-        ["Ada", "4.3", "2", "1", "11.5"],
-        ["Bo", "1.1", "1", "0", "2.0"],
-        ["Cy", "-2.6", "2", "0", "0.0"],
+        ["Ada", "6.6", "2", "1", "11.5"],
+        ["Bo", "4.3", "1", "0", "2.0"],
+        ["Cy", "-4.7", "2", "0", "0.0"],
     ]
     assert phone.post(private + "/delete", data={"confirm": "yes"}).status_code == 303
     assert rows(soup_of(phone.get(group))) == [
-        ["Ada", "1.1", "1", "0", "2.0"],
-        ["Bo", "1.1", "1", "0", "2.0"],
-        ["Cy", "-1.1", "1", "0", "0.0"],
+        ["Ada", "4.3", "1", "0", "2.0"],
+        ["Bo", "4.3", "1", "0", "2.0"],
+        ["Cy", "-3.6", "1", "0", "0.0"],
     ]
     assert [a.get_text() for a in soup_of(phone.get(group)).select(".seasons a")] == ["All time", "2025"]
 
@@ -162,3 +163,33 @@ def test_the_standing_of_one_game_says_its_line_in_the_singular(db_client):
     save(db_client, game_of(TWO, "Ada", "Bo"), "2026-01-02", group_name="Once")
     hint = soup_of(db_client.get(f"{group}?lang=en")).select_one("#standing .hint").get_text()
     assert "the rating after each of the last 2 games" in " ".join(hint.split())
+
+
+def test_a_rating_that_rounds_to_zero_shows_no_minus_sign(db_client):
+    """Issue 33: a rating shown as "-0.0" (French "-0,0"). Ada 1st, Bo 2nd, Cy 3rd (a wild
+    dragon, −3), then Cy beats Bo: Cy's rating is −0.018 (mu 22.907, sigma 7.642), shown 0.0."""
+    phone = db_client
+    three = game_of(SHARED, "Ada", "Bo", "Cy")
+    three["players"][1]["kingdom"][0][1] = "plain"  # Bo's dwarves without their mountain: 0
+    three["players"][2]["kingdom"][0][0] = "dragon"  # Cy's wild dragon: −3
+    save(phone, three, "2026-03-01", group_name="Friday")
+    save(phone, game_of(TWO, "Cy", "Bo"), "2026-03-02")
+    group = BeautifulSoup(phone.get("/groups").data, "lxml").select_one("#groups a")["href"]
+    for language, zero in (("en", "0.0"), ("fr", "0,0")):
+        page = soup_of(phone.get(f"{group}?lang={language}"))
+        cy = next(row for row in rows(page) if row[0] == "Cy")
+        assert cy[1] == zero, language
+        path = next(tr for tr in page.select("#rating-paths tbody tr") if tr.th.get_text() == "Cy")
+        assert [td.get_text() for td in path.select("td")][:2] == ["-3.6" if language == "en" else "-3,6", zero]
+        assert "-0.0" not in page.get_text() and "-0,0" not in page.get_text()
+
+
+def test_the_pages_numbers_never_show_a_negative_zero(app):
+    """The one formatting point of every page's numbers (the ``format_decimal`` of the templates)."""
+    for language, shown in (("en", ["0.0", "0.0", "-0.1", "0"]), ("fr", ["0,0", "0,0", "-0,1", "0"])):
+        with app.test_request_context(f"/?lang={language}"):
+            page = render_template_string(
+                "{{ format_decimal(-0.04, '0.0') }}|{{ format_decimal(-0.0, '0.0') }}"
+                "|{{ format_decimal(-0.06, '0.0') }}|{{ format_decimal(-0.0) }}"
+            )
+        assert page.split("|") == shown, language

@@ -18,7 +18,7 @@ GIVEN = set(jinja2.Environment(extensions=["jinja2.ext.i18n"]).globals) | {
     "url_for", "get_flashed_messages", "config", "request", "session", "g",  # Flask
     "csrf_token", "csrf_meta_tag",  # Flask-WTF
     "csp_nonce",  # Flask-Talisman
-    "format_date", "format_decimal", "format_percent",  # Flask-Babel's, by name
+    "format_date", "format_percent",  # Flask-Babel's, by name
     "gettext", "ngettext", "pgettext", "npgettext", "_",  # the catalogue's words
 }  # fmt: skip
 
@@ -42,6 +42,7 @@ RENDERS_ONLY = {
     "legend_requirement": "what a Legend needs, in words",
     "place": "a place in words (1st, 2.)",
     "harmony_points": "a total in words with its plural form (1 Harmony Point)",
+    "format_decimal": "a number in the page's language, never a negative zero",
     "row_name": "a row's name",
     "ruleset_name": "a ruleset's name",
     "signed": "a number with its sign",
