@@ -15,7 +15,7 @@ revision b7e41d2c9f05 from rating. The downgrade lets the standings go the same 
 the older code to build them again with its own model.
 
 Revision ID: 4971e2440e1b
-Revises: 4f1c2a7e9d30
+Revises: c3d5e8a1f2b4
 Create Date: 2026-12-04 09:00:00
 
 """
@@ -24,7 +24,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "4971e2440e1b"
-down_revision = "4f1c2a7e9d30"
+down_revision = "c3d5e8a1f2b4"
 branch_labels = None
 depends_on = None
 
