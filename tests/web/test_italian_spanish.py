@@ -84,6 +84,7 @@ def test_an_italian_sheet_reads_in_italian(client):
     text = soup.get_text(" ")
     assert "Punti Armonia" in text and "Segnapunti" in text and "30 novembre 2026" in text
     key = soup.select_one(".grid-key").get_text()
+    assert key.startswith("Simboli:") and "Legenda" not in key  # not to be read as the game's Leggende
     assert "Pa Palude" in key and "Um Umani" in key and "r2c3 è la riga 2, colonna 3" in key
     summary = ITALIAN.result_summary(score_game(Game.from_dict(FOUR["game"])), None)
     assert summary == "DRAKO Pocket: Di vince con 33 · Cy 30 · Bo 13 · Ada 11"
@@ -96,6 +97,7 @@ def test_a_spanish_sheet_reads_in_spanish(client):
     text = soup.get_text(" ")
     assert "Puntos de Armonía" in text and "Hoja de puntuación" in text and "30 de noviembre de 2026" in text
     key = soup.select_one(".grid-key").get_text()
+    assert key.startswith("Símbolos:") and "Leyenda:" not in key  # "Leyenda" is a Legend card
     assert "Ll Llanura" in key and "En Enanos" in key and "f2c3 es la fila 2, columna 3" in key
     conflicts = [li.get_text() for li in soup.select("[id$=-conflicts] li")]
     assert conflicts and all("f" in line and "r1c" not in line for line in conflicts)
