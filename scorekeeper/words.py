@@ -71,7 +71,7 @@ __all__ = [
 #: The languages offered, each by its own name. English is the message ids
 #: themselves; every other language has its catalogue in a folder of
 #: :data:`TRANSLATIONS` named by its code (``fr/LC_MESSAGES/messages.po``).
-LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "it": "Italiano", "es": "Español"}
 #: The catalogues' folder (Flask-Babel's translation directory).
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 

@@ -18,7 +18,7 @@ from tests.web.test_groups import game_of, group_paths, phones, save  # noqa: F4
 from tests.web.test_share import FOUR, SHARED
 from tests.web.test_table_pages import CASE19, seat_fields, start_table
 
-RULESET_NAMES = {"en": "Pocket", "de": "Pocket", "fr": "Pocket"}
+RULESET_NAMES = {"en": "Pocket", "de": "Pocket", "fr": "Pocket", "it": "Pocket", "es": "Pocket"}
 
 
 def soup_of(response) -> BeautifulSoup:
@@ -46,7 +46,10 @@ def test_a_sheet_sends_every_player_with_total_place_and_a_shared_win(client, la
     sheet = client.post("/", data=form_data(SHARED["game"]) | {"played_on": "2026-11-30"}).headers["Location"]
     page = client.get(f"{sheet}?lang={lang}")
     link = soup_of(page).select_one("a#send-bgstats")
-    assert link.get_text() == {"en": "Send to BG Stats", "de": "An BG Stats senden", "fr": "Envoyer à BG Stats"}[lang]
+    assert link.get_text() == {
+        "en": "Send to BG Stats", "de": "An BG Stats senden", "fr": "Envoyer à BG Stats",
+        "it": "Invia a BG Stats", "es": "Enviar a BG Stats",
+    }[lang]  # fmt: skip
     data = play_on(page)
     assert data["players"] == expected_players(SHARED["game"])
     assert [(p["rank"], p["winner"]) for p in data["players"]] == [(1, True), (1, True), (3, False)]

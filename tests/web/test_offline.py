@@ -83,7 +83,10 @@ def test_the_policy_lets_the_worker_and_the_manifest_in(client):
 def test_the_offline_page_says_it_in_every_language(client):
     html = BeautifulSoup(client.get("/offline").data, "html.parser")
     titles = {section["lang"]: section.h1.get_text() for section in html.select("section.offline-language")}
-    assert titles == {"en": "No connection", "de": "Keine Verbindung", "fr": "Pas de connexion"}
+    assert titles == {
+        "en": "No connection", "de": "Keine Verbindung", "fr": "Pas de connexion",
+        "it": "Nessuna connessione", "es": "Sin conexión",
+    }  # fmt: skip
     pending = html.select_one("#offline-de .offline-kept")["data-pending"]
     assert "{names}" in pending and pending.startswith("Auf diesem Handy")
     assert html.select_one("#offline-en a.button")["href"] == "/"
