@@ -991,7 +991,8 @@ def waiting_for(table: Table, now: datetime) -> tuple[Waiting, ...]:
 def look(table: Table, now: datetime | None = None) -> str:
     """What the table's pages show but the card counts and the times seen, as a short digest:
     two versions of a table with the same look differ only in the cards entered
-    (a page then updates its counts; another look, the page's live part anew).
+    (a page then updates its counts; another look, the page's live part anew), not in
+    whether a seat has any (an empty seat may be removed).
     The cards count too once every seat is done (deck warnings, R1); at *now*, which
     phones are gone and who may answer a waiting move (what a page offers changes with them)."""
     all_done = table.is_all_done
@@ -1009,7 +1010,7 @@ def look(table: Table, now: datetime | None = None) -> str:
         None if table.move is None else (table.move.seat, table.move.asker, table.move.asked_at.timestamp()),
         table.host,
         [
-            (s.number, s.name, s.holder, s.done, s.checked_by, s.wrong_cell, s.wrong_by, sorted(s.legends))
+            (s.number, s.name, s.holder, s.done, s.checked_by, s.wrong_cell, s.wrong_by, sorted(s.legends), s.is_empty)
             + ((s.cells,) if all_done else ())
             for s in table.seats
         ],

@@ -19,9 +19,9 @@
 //                                   in time or the stream went meanwhile
 //   stream.isOpen(), stream.now()   watching?; reconnect at once (a page shown again)
 //   stream.stop()                   the page is leaving: closed, never reopened
-// connected: once per (re)connection, watching the table (catch up then); dropped(lost): the
-// stream gone (refused, cut, or not watching 2 s after asking: the asking goes on), lost = said by
-// its silence or the browser's offline event (no connection);
+// connected: once per (re)connection, watching the table (catch up then); dropped(lost, waited): the
+// stream gone (refused or cut: reopened a moment later), lost = said by its silence or the browser's
+// offline event (no connection); waited = not watching OPEN_LIMIT ms after asking (the asking goes on);
 // late(true): the server's beats stopped (they come every few seconds the way changes come, through
 // Redis, when there is one): changes are not reaching the page though its stream is open; late(false):
 // they came back (what was missed meanwhile is the page's to ask).
@@ -49,7 +49,7 @@
         socket = new WebSocket(scheme + window.location.host + "/socket.io/?EIO=4&transport=websocket");
       } catch (e) { drop(false); return; }
       clearTimeout(opening);
-      opening = setTimeout(function () { if (!open && !stopped) { when.dropped(false); } }, OPEN_LIMIT);
+      opening = setTimeout(function () { if (!open && !stopped) { when.dropped(false, true); } }, OPEN_LIMIT);
       var beat = 0;
       function alive() {  // the server pings every interval; silent longer than that and its timeout: lost
         clearTimeout(watchdog);

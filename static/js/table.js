@@ -135,7 +135,7 @@
         var by = move.by.map(function (n) { return isolated(names[n]); }).join(", ");
         var key = by ? "move-by-" + (asked ? "seat" : "host") : (move.host && asked ? "move-host-seat" : "move-" + (asked ? "seat" : "host"));
         request.append(element("p", {}, say(key, { name: asked, asker: by })));
-        request.append("\n", move.answerers.some(mine) ? say("move-answer", {}) : say("move-who", {}));
+        request.append("\n", move.answerers.some(mine) ? say("move-answer", {}) : element("p", { "class": "move-who" }, say("move-who", {})));
       }
       parts.push(request);
     }
@@ -277,10 +277,19 @@
   // With it open but its beats silent (changes not reaching the stream workers: Redis lost), the
   // page says so and asks every SLOW_POLL ms too, and once more when the beats come back.
 
-  // A stream refused, cut or not watching in time (stream.js says so within 2 s of asking) and not
-  // back within QUIET ms: said ("not coming through live"), and the table asked at once, then every
-  // SLOW_POLL ms; a reconnection within QUIET ms (a server restarted) says nothing.
-  var QUIET = 1000, unheard = null;
+  // A stream refused or cut and not watching again within QUIET ms (a cut stream is reopened after
+  // 1 s and catches up by itself, asking nothing), or not watching 2 s after it was asked for
+  // (stream.js: waited): said ("not coming through live"), and the live part asked for at once,
+  // then every SLOW_POLL ms until the stream is back. A stream lost (its silence, or the phone
+  // offline): "No connection" at once, and asked every SLOW_POLL ms.
+  var QUIET = 1500, unheard = null;
+  function unlive() {
+    clearTimeout(unheard);
+    unheard = null;
+    if (stream.isOpen() || leaving) { return; }
+    trouble("late", status.dataset.late);
+    refresh();
+  }
   var poll = null, stream = window.TableStream(function () {  // at each (re)connection: the version shown
     return { ticket: live.dataset.ticket, lang: document.documentElement.lang, version: shown.version };
   }, {
@@ -292,16 +301,10 @@
       trouble("offline", "");
       trouble("late", "");
     },
-    dropped: function (lost) {
-      if (lost) { offline(); }
-      if (!unheard && !leaving) {
-        unheard = setTimeout(function () {
-          if (stream.isOpen() || leaving) { return; }
-          trouble("late", status.dataset.late);
-          refresh();
-        }, QUIET);
-      }
-      if (!poll && !leaving) { poll = setInterval(refresh, SLOW_POLL); }
+    dropped: function (lost, waited) {
+      if (leaving) { return; }
+      if (lost) { offline(); } else if (waited) { unlive(); } else if (!unheard && !troubles.late) { unheard = setTimeout(unlive, QUIET); }
+      if (!poll) { poll = setInterval(refresh, SLOW_POLL); }
     },
     late: function (late) {
       trouble("late", late ? status.dataset.late : "");

@@ -658,7 +658,9 @@ def not_seen_since(code: str, secret: str, minutes: float = 3) -> None:
         update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.token_hash == hashed).values(seen_at=when)
     )
     db.session.execute(
-        update(ScoreTable).where(ScoreTable.code == code, ScoreTable.host_token_hash == hashed).values(host_seen_at=when)
+        update(ScoreTable)
+        .where(ScoreTable.code == code, ScoreTable.host_token_hash == hashed)
+        .values(host_seen_at=when)
     )
     db.session.commit()
 

@@ -29,9 +29,9 @@ def not_seen_since(app, code: str, number: int, minutes: float = 3) -> None:
             update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.token_hash == holder).values(seen_at=when)
         )
         db.session.execute(
-            update(ScoreTable).where(ScoreTable.id == table_id, ScoreTable.host_token_hash == holder).values(
-                host_seen_at=when
-            )
+            update(ScoreTable)
+            .where(ScoreTable.id == table_id, ScoreTable.host_token_hash == holder)
+            .values(host_seen_at=when)
         )
         db.session.commit()
 
