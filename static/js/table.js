@@ -179,8 +179,6 @@
           element("span", { "class": "seat-name" }, element("bdi", {}, s.name)), " ", cardsOf(s), " ", state);
         if (!table.locked) {
           item.append("\n", element("span", { "class": "seat-seen", id: "seen-" + s.seat, "data-seen-at": s.seen_at || "" }));
-        }
-        if (!table.locked) {
           var enter = ours.length === 1 ? say("yours", {}) : say("enter-for", { name: isolated(s.name) });
           if (held) { item.append(" ", element("a", { "class": "button" + (s.done ? "" : " primary"), href: address("seatUrl", s.seat), id: "enter-" + s.seat }, enter)); }
           else if (host) { item.append(" ", element("a", { "class": "enter-other", href: address("seatUrl", s.seat), id: "enter-" + s.seat }, say("enter-for", { name: isolated(s.name) }))); }
@@ -322,6 +320,7 @@
     ask(live.dataset.here, { method: "POST" }).catch(function () { /* said again in HERE ms */ });
   }
   setInterval(here, HERE);
+  document.addEventListener("visibilitychange", here);  // shown again: here at once
   function now() { if (stream.isOpen()) { refresh(); } else { stream.now(); } }  // back: catch up at once
   window.addEventListener("online", function () { trouble("offline", ""); now(); seatPage.online(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { now(); } });
