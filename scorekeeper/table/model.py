@@ -716,9 +716,11 @@ def play_again_seats(table: Table, phone: Phone) -> tuple[Seat, ...]:
 # The rule (docs/score-together.md, "When a phone drops, or the host's phone is gone"): a seat, or
 # the host's role, moves to another phone with the "Yes" of the phone holding it while that phone
 # is there (seen within GONE_AFTER); once it is gone, with the "Yes" of any other phone at the
-# table that is there, never the asking one; and when no phone but the asking one is there, by
-# itself. So a second phone of a seated player cannot take the host's seat while the host's phone
-# is on the table, and the last phone at a table never waits for an answer nobody can give.
+# table that is there, never the asking one; and when the asking phone holds a seat here and no
+# other phone is there, by itself. So a second phone of a seated player cannot take the host's seat
+# while the host's phone is on the table, the last player's phone at a table never waits for an
+# answer nobody can give, and a phone with no seat (a passer-by who read the code off the big
+# screen) never takes anything without a seated phone's "Yes".
 
 
 def last_seen(table: Table, holder: str) -> datetime | None:
@@ -772,11 +774,14 @@ def move_answerers(table: Table, move: MoveRequest, now: datetime) -> frozenset[
 
 
 def is_move_due(table: Table, now: datetime) -> bool:
-    """Whether the request waiting at *now* moves by itself: the phone holding what it asks
-    for is gone and so is every other phone that could answer it (the last phone at a two-phone
-    table whose host's phone died, say)."""
+    """Whether the request waiting at *now* moves by itself: asked by a phone holding a seat
+    here, the phone holding what it asks for gone, and so every other phone that could answer
+    it (the last phone at a two-phone table whose host's phone died, say). A phone holding no
+    seat here always waits for a seated phone's "Yes"."""
     move = waiting_move(table, now)
-    return move is not None and not move_answerers(table, move, now)
+    if move is None or not any(seat.holder == move.asker for seat in table.seats):
+        return False
+    return not move_answerers(table, move, now)
 
 
 def ask_to_move(table: Table, seat: int | None, asker: str, now: datetime) -> Table:

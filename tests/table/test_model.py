@@ -1152,6 +1152,10 @@ def test_the_last_phone_of_a_two_phone_table_whose_hosts_phone_is_gone_takes_the
     new_ada = "secret-of-adas-borrowed-phone"
     borrowed = ask_to_move(seen(table, now, BO), 1, secret_hash(new_ada), now)
     assert borrowed.move is not None and can_answer_move(borrowed, phone(borrowed, BO), now)
+    # a phone with no seat here never takes anything by itself, even with every phone gone (a passer-by
+    # who read the code off the big screen): it waits for a seated phone's "Yes"
+    unanswered = ask_to_move(table, None, secret_hash("a passer-by's phone"), now)
+    assert unanswered.move is not None and not is_move_due(unanswered, now) and settled(unanswered, now) == unanswered
 
 
 def test_a_second_phone_of_a_seated_player_cannot_take_the_hosts_seat_while_the_hosts_phone_is_there():
