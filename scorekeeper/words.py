@@ -819,8 +819,11 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "move-already-yours": lambda w, p: w._("this phone already holds it"),
     "move-none": lambda w, p: w._("no phone is waiting to take a seat (any more)"),
     "move-not-yours": lambda w, p: w._(
-        "only another phone seated at the table, or the host's, can answer a request to take a seat"
+        "only the phone that holds it can answer this request while it is at the table; once it has not been "
+        "seen for 2 minutes, another phone at the table can"
     ),
+    "seat-remove-own": lambda w, p: w._("the host's own seat cannot be removed"),
+    "seat-remove-entered": lambda w, p: w._("something is entered in this seat: only an empty seat can be removed"),
     "check-not-done": lambda w, p: w._("the kingdom is not marked done yet"),
     "check-kingdom-changed": lambda w, p: w._("the kingdom changed since this page showed it: look at it again"),
     "kingdom-not-complete": lambda w, p: w._(

@@ -124,6 +124,7 @@ def table_refusals() -> list[GameError]:
     ada_phone = model.identify(empty, ["host"])
     table, _ = model.take_seat(empty, "Ada", host, ada_phone)
     table, _ = model.take_seat(table, "Bo", model.secret_hash("bo"), model.NOBODY)
+    table = model.seen_by(model.seen_by(table, [host], when), [model.secret_hash("bo")], when)  # both phones there
     ada, bo = model.identify(table, ["host"]), model.identify(table, ["bo"])
     full = model.take_seat(model.take_seat(table, "Cy", "c", model.NOBODY)[0], "Di", "d", model.NOBODY)[0]
     forest = tuple(["forest"] * 16)
@@ -165,6 +166,9 @@ def table_refusals() -> list[GameError]:
     meet(lambda: model.answer_move(table, ada, True, when))  # move-none
     asked = model.ask_to_move(table, 1, model.secret_hash("new"), when)
     meet(lambda: model.answer_move(asked, model.NOBODY, True, when))  # move-not-yours
+    meet(lambda: model.remove_seat(table, 1, ada))  # seat-remove-own
+    bo_entered = model.save_draft(table, 2, bo, model.Draft(legends=("four-tribes",)))
+    meet(lambda: model.remove_seat(bo_entered, 2, ada))  # seat-remove-entered
     meet(lambda: check_played_on(date(1999, 12, 31)))  # date-out-of-range: a table started, or a sheet link
     return [
         *met,

@@ -309,6 +309,7 @@ class ScoreTable(Model):
     :ivar next_code: the code of the table "Play again" opened from this one.
     :ivar move_seat: a request to move a seat to another phone waits: the seat
         (0: the host's role), the SHA-256 of the asking phone's secret, when it asked.
+    :ivar host_seen_at: when the host's phone was last seen at the table (``None``: never).
     """
 
     __tablename__ = "tables"
@@ -330,6 +331,7 @@ class ScoreTable(Model):
     move_seat: Mapped[int | None] = mapped_column(Integer, default=None)
     move_asker: Mapped[str | None] = mapped_column(String(64), default=None)
     move_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    host_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", cascade="all, delete-orphan", order_by="TableSeat.number", passive_deletes=True
@@ -347,6 +349,7 @@ class TableSeat(Model):
     :ivar wrong_cell: the cell (0..15) another seat reported wrong, and
         :ivar wrong_by: that seat's number; cleared when the owner changes the kingdom.
     :ivar entered_by: the SHA-256 of every secret that changed the kingdom's cards or Legends.
+    :ivar seen_at: when the phone holding the seat was last seen at the table (``None``: never).
     """
 
     __tablename__ = "table_seats"
@@ -364,6 +367,7 @@ class TableSeat(Model):
     wrong_cell: Mapped[int | None] = mapped_column(Integer, default=None)
     wrong_by: Mapped[int | None] = mapped_column(Integer, default=None)
     entered_by: Mapped[list] = mapped_column(JSON, default=list, server_default="[]")
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     table: Mapped[ScoreTable] = relationship(back_populates="seats")

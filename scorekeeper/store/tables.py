@@ -43,6 +43,7 @@ class SeatRow(NamedTuple):
     wrong_cell: int | None
     wrong_by: int | None
     entered_by: frozenset[str]
+    seen_at: datetime | None = None
 
 
 class MoveRow(NamedTuple):
@@ -70,6 +71,7 @@ class TableRow(NamedTuple):
     next_code: str | None
     move: MoveRow | None
     seats: tuple[SeatRow, ...]
+    host_seen_at: datetime | None = None
 
 
 #: The fields of a :class:`TableRow` stored as they are, each its own column
@@ -92,6 +94,7 @@ _READ = (
         _TABLES.c.move_seat,
         _TABLES.c.move_asker,
         _TABLES.c.move_asked_at,
+        _TABLES.c.host_seen_at,
         SavedGame.public_id,
         _SEATS.c.number,
         _SEATS.c.name,
@@ -103,6 +106,7 @@ _READ = (
         _SEATS.c.wrong_cell,
         _SEATS.c.wrong_by,
         _SEATS.c.entered_by,
+        _SEATS.c.seen_at,
     )
     .outerjoin(_SEATS, _SEATS.c.table_id == _TABLES.c.id)
     .outerjoin(SavedGame, SavedGame.id == _TABLES.c.locked_game_id)
@@ -132,6 +136,7 @@ def _table_row(rows: Sequence[Row[*tuple[Any, ...]]]) -> TableRow | None:
         game_id=first.public_id,
         next_code=first.next_code,
         move=move,
+        host_seen_at=None if first.host_seen_at is None else _aware(first.host_seen_at),
         seats=tuple(
             SeatRow(
                 number=row.number,
@@ -144,6 +149,7 @@ def _table_row(rows: Sequence[Row[*tuple[Any, ...]]]) -> TableRow | None:
                 wrong_cell=row.wrong_cell,
                 wrong_by=row.wrong_by,
                 entered_by=frozenset(row.entered_by or ()),
+                seen_at=None if row.seen_at is None else _aware(row.seen_at),
             )
             for row in rows
             if row.number is not None
@@ -173,7 +179,18 @@ _CLAIM_AND_READ = (
     .order_by(_SEATS.c.number)
 )
 _TABLE_ID = select(_TABLES.c.id).where(_TABLES.c.code == bindparam("table_code")).scalar_subquery()
-_SEAT_COLUMNS = ("name", "token_hash", "cells", "legends", "done", "checked_by", "wrong_cell", "wrong_by", "entered_by")
+_SEAT_COLUMNS = (
+    "name",
+    "token_hash",
+    "cells",
+    "legends",
+    "done",
+    "checked_by",
+    "wrong_cell",
+    "wrong_by",
+    "entered_by",
+    "seen_at",
+)
 _UPDATE_SEAT = (
     update(_SEATS)
     .where(_SEATS.c.table_id == _TABLE_ID, _SEATS.c.number == bindparam("seat_number"))
@@ -205,8 +222,10 @@ def claim(code: str, now: datetime) -> TableRow | None:
 
 
 def write(before: TableRow, after: TableRow, now: datetime) -> None:
-    """Write what changed from *before* to *after* (a change of one table; seats only added, never removed)."""
+    """Write what changed from *before* to *after* (a change of one table: seats added, changed, removed)."""
     values: dict[str, Any] = {}
+    if after.host_seen_at != before.host_seen_at:
+        values["host_seen_at"] = after.host_seen_at
     if after.checks_required != before.checks_required:
         values["checks_required"] = after.checks_required
     if after.host_token_hash != before.host_token_hash:
@@ -228,6 +247,9 @@ def write(before: TableRow, after: TableRow, now: datetime) -> None:
         ]
         db.session.connection().execute(_UPDATE_SEAT, rows)
     table_id = select(_TABLES.c.id).where(_TABLES.c.code == after.code).scalar_subquery()
+    removed = old.keys() - {seat.number for seat in after.seats}
+    if removed:
+        db.session.execute(delete(_SEATS).where(_SEATS.c.table_id == table_id, _SEATS.c.number.in_(sorted(removed))))
     for seat in after.seats:
         if seat.number not in old:
             db.session.execute(
@@ -246,6 +268,7 @@ def _seat_values(seat: SeatRow) -> dict[str, Any]:
         "wrong_cell": seat.wrong_cell,
         "wrong_by": seat.wrong_by,
         "entered_by": sorted(seat.entered_by),
+        "seen_at": seat.seen_at,
     }
 
 
@@ -257,7 +280,7 @@ def insert_table(table: TableRow, now: datetime) -> None:
     db.session.execute(
         insert(_TABLES).values(
             {field: getattr(table, field) for field in _TABLE_FIELDS}
-            | {"created_at": table.created_at, "updated_at": now}
+            | {"created_at": table.created_at, "updated_at": now, "host_seen_at": table.host_seen_at}
         )
     )
     write(table._replace(seats=()), table, now)

@@ -63,6 +63,17 @@ CODE_LENGTH = 6
 EXPIRES_AFTER = timedelta(hours=24)
 #: A request to move a seat to another phone waits this long for someone to allow it.
 MOVE_EXPIRES_AFTER = timedelta(minutes=10)
+#: A phone not seen at the table for this long is gone (:func:`is_gone`): its seat or the host's
+#: role may then move without its own "Yes". A page open on a phone says it is there every
+#: :data:`HERE_EVERY` and at every change; 2 minutes is four of those missed, far past
+#: a reload, a tunnel or a phone put down for a moment, and short beside the wait of a table
+#: whose host's phone died (a lock then waits 2 minutes, not for ever).
+GONE_AFTER = timedelta(minutes=2)
+#: How often a page open on a phone says the phone is there (``static/js/table.js``).
+HERE_EVERY = timedelta(seconds=30)
+#: A phone's time seen is written again only once it is this old (a phone drafting a card a
+#: second writes it once in 20 s, and a page saying it is there every 30 s, every time).
+SEEN_EVERY = timedelta(seconds=20)
 #: A secret longer than this is no secret of ours (read no further).
 SECRET_MAX_LENGTH = 200
 #: More Legend ids than this in one draft is no list a page sends.
@@ -138,6 +149,8 @@ class Seat(NamedTuple):
     :ivar wrong_cell: the cell (0..15) seat ``wrong_by`` reported wrong, or ``None``.
     :ivar entered_by: the hashes of every secret that changed this kingdom's
         cards or Legends: no phone checks a kingdom it entered.
+    :ivar seen: when the phone holding the seat was last seen at the table (UTC; ``None``:
+        never since it was tracked), to within :data:`SEEN_EVERY`.
     """
 
     number: int
@@ -150,6 +163,12 @@ class Seat(NamedTuple):
     wrong_cell: int | None
     wrong_by: int | None
     entered_by: frozenset[str]
+    seen: datetime | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing entered: no card, no Legend, not done (a seat a stranger took, a name mistyped)."""
+        return not self.done and not self.legends and self.cells == NO_CELLS
 
     @property
     def cards_entered(self) -> int:
@@ -210,6 +229,7 @@ class Table(NamedTuple):
         if the game was deleted since).
     :ivar next_code: the table "Play again" opened from this one, if any.
     :ivar move: a request to move a seat to another phone, waiting to be allowed.
+    :ivar host_seen: when the host's phone was last seen at the table (as :attr:`Seat.seen`).
     """
 
     code: str
@@ -224,6 +244,7 @@ class Table(NamedTuple):
     next_code: str | None
     move: MoveRequest | None
     seats: tuple[Seat, ...]
+    host_seen: datetime | None = None
 
     def seat(self, number: int) -> Seat:
         """Seat *number*. :raises NoSuchTable: ``"seat-not-found"``."""
@@ -691,19 +712,89 @@ def play_again_seats(table: Table, phone: Phone) -> tuple[Seat, ...]:
     if not table.locked:
         raise TableConflict("table-not-locked")
     return tuple(
-        Seat(seat.number, seat.name, seat.holder, NO_CELLS, (), False, None, None, None, frozenset())
+        Seat(seat.number, seat.name, seat.holder, NO_CELLS, (), False, None, None, None, frozenset(), seat.seen)
         for seat in table.seats
     )
 
 
-# -- a seat moved to another phone (its own phone gone)
+# -- phones seen at the table, and a seat moved to another phone (its own phone gone)
+#
+# The rule (docs/score-together.md, "When a phone drops, or the host's phone is gone"): a seat, or
+# the host's role, moves to another phone with the "Yes" of the phone holding it while that phone
+# is there (seen within GONE_AFTER); once it is gone, with the "Yes" of any other phone at the
+# table that is there, never the asking one; and when the asking phone holds a seat here and no
+# other phone is there, by itself. So a second phone of a seated player cannot take the host's seat
+# while the host's phone is on the table, the last player's phone at a table never waits for an
+# answer nobody can give, and a phone with no seat (a passer-by who read the code off the big
+# screen) never takes anything without a seated phone's "Yes".
+
+
+def last_seen(table: Table, holder: str) -> datetime | None:
+    """When the phone whose secret hashes to *holder* was last seen at *table*: the latest of
+    its seats' :attr:`Seat.seen` and, for the host's, :attr:`Table.host_seen` (``None``: never)."""
+    times = [seat.seen for seat in table.seats if seat.holder == holder and seat.seen is not None]
+    if holder == table.host and table.host_seen is not None:
+        times.append(table.host_seen)
+    return max(times, default=None)
+
+
+def is_gone(table: Table, holder: str, now: datetime) -> bool:
+    """Whether the phone whose secret hashes to *holder* has not been seen at *table* for
+    :data:`GONE_AFTER` at *now* (or never)."""
+    seen = last_seen(table, holder)
+    return seen is None or now - seen >= GONE_AFTER
+
+
+def seen_by(table: Table, hashes: Iterable[str], now: datetime) -> Table:
+    """*table* with the phone keeping the secrets hashed *hashes* seen at *now*: its seats'
+    :attr:`Seat.seen` and, for the host's, :attr:`Table.host_seen`, each only when older than
+    :data:`SEEN_EVERY` (*table* itself when none is: nothing to write)."""
+    phone = frozenset(hashes)
+
+    def stale(seen: datetime | None) -> bool:
+        return seen is None or now - seen >= SEEN_EVERY
+
+    seats = tuple(
+        seat._replace(seen=now) if seat.holder in phone and stale(seat.seen) else seat for seat in table.seats
+    )
+    host_seen = now if table.host in phone and stale(table.host_seen) else table.host_seen
+    if seats == table.seats and host_seen == table.host_seen:
+        return table
+    return table._replace(seats=seats, host_seen=host_seen)
+
+
+def _held_by(table: Table, move: MoveRequest) -> str:
+    """The hash of the phone holding what *move* asks for (the seat's, or the host's)."""
+    return table.host if move.seat is None else table.seat(move.seat).holder
+
+
+def move_answerers(table: Table, move: MoveRequest, now: datetime) -> frozenset[str]:
+    """The hashes of the phones that may allow or refuse *move* at *now*: the phone holding
+    what it asks for, while it is there (not :func:`is_gone`); once that phone is gone, every
+    other phone at the table that is there, never the asking one (none: :func:`is_move_due`)."""
+    holder = _held_by(table, move)
+    if not is_gone(table, holder, now):
+        return frozenset((holder,))
+    phones = {table.host} | {seat.holder for seat in table.seats}
+    return frozenset(p for p in phones if p not in (holder, move.asker) and not is_gone(table, p, now))
+
+
+def is_move_due(table: Table, now: datetime) -> bool:
+    """Whether the request waiting at *now* moves by itself: asked by a phone holding a seat
+    here, the phone holding what it asks for gone, and so every other phone that could answer
+    it (the last phone at a two-phone table whose host's phone died, say). A phone holding no
+    seat here always waits for a seated phone's "Yes"."""
+    move = waiting_move(table, now)
+    if move is None or not any(seat.holder == move.asker for seat in table.seats):
+        return False
+    return not move_answerers(table, move, now)
 
 
 def ask_to_move(table: Table, seat: int | None, asker: str, now: datetime) -> Table:
     """A phone (whose secret's hash is *asker*) asks to take seat *seat*, or
     the host's role (*seat* ``None``), because the phone that held it is gone.
-    Someone else at the table allows it (:func:`answer_move`). A newer request
-    replaces an older one.
+    A phone of :func:`move_answerers` allows it (:func:`answer_move`); when there is
+    none (:func:`is_move_due`), it moves at once. A newer request replaces an older one.
 
     :raises NoSuchTable: ``"seat-not-found"``. :raises TableConflict: ``"table-locked"``,
         ``"move-already-yours"``.
@@ -712,21 +803,29 @@ def ask_to_move(table: Table, seat: int | None, asker: str, now: datetime) -> Ta
     holder = table.host if seat is None else table.seat(seat).holder
     if hmac.compare_digest(holder, asker):
         raise TableConflict("move-already-yours")
-    return table._replace(move=MoveRequest(seat, asker, now))
+    return settled(table._replace(move=MoveRequest(seat, asker, now)), now)
+
+
+def settled(table: Table, now: datetime) -> Table:
+    """*table* with its waiting request moved if it is due at *now* (:func:`is_move_due`),
+    else *table* itself."""
+    if not is_move_due(table, now):
+        return table
+    assert table.move is not None
+    return _moved(table._replace(move=None), table.move)
 
 
 def answer_move(table: Table, phone: Phone, allow: bool, now: datetime) -> Table:
-    """Someone at the table (a seated phone or the host's, not the one asking)
-    allows or refuses the waiting request. Allowed, the asking phone holds
-    the seat from now on, and the phone that held it before no longer does.
-    The host's own seat moves with everything the host's phone held (its role,
-    its seat, the seats it added for players without a phone: no phone then
+    """A phone of :func:`move_answerers` allows or refuses the waiting request. Allowed,
+    the asking phone holds the seat from now on, and the phone that held it before no
+    longer does. The host's own seat moves with everything the host's phone held (its
+    role, its seat, the seats it added for players without a phone: no phone then
     checks a kingdom it entered on the phone it lost); the host's role alone
     moves alone, and so does any other seat (a seat the host added, to its
     player's own phone).
 
     :raises TableConflict: ``"move-none"`` (no request waits, or it expired), ``"table-locked"``.
-    :raises NotAllowed: ``"move-not-yours"`` (not seated, or the asking phone itself).
+    :raises NotAllowed: ``"move-not-yours"`` (not a phone that may answer it now).
     """
     _open(table)
     move = table.pending_move(now)
@@ -735,17 +834,55 @@ def answer_move(table: Table, phone: Phone, allow: bool, now: datetime) -> Table
     if not can_answer_move(table, phone, now):
         raise NotAllowed("move-not-yours")
     table = table._replace(move=None)
-    if not allow:
-        return table
+    return _moved(table, move) if allow else table
+
+
+def _moved(table: Table, move: MoveRequest) -> Table:
+    """*table* with what *move* asks for held by its asker, seen when it asked (not as the
+    phone gone was: it would look gone at once)."""
     if move.seat is None:
-        return table._replace(host=move.asker)
+        return table._replace(host=move.asker, host_seen=move.asked_at)
     host_seat = table.host_seat
     if host_seat is not None and host_seat.number == move.seat:
         # the host's own phone is gone: everything it held moves (its role, its seat, the seats it added)
         gone = table.host
-        seats = tuple(s._replace(holder=move.asker) if s.holder == gone else s for s in table.seats)
-        return table._replace(host=move.asker, seats=seats)
-    return _with_seat(table, table.seat(move.seat)._replace(holder=move.asker))
+        seats = tuple(s._replace(holder=move.asker, seen=move.asked_at) if s.holder == gone else s for s in table.seats)
+        return table._replace(host=move.asker, host_seen=move.asked_at, seats=seats)
+    return _with_seat(table, table.seat(move.seat)._replace(holder=move.asker, seen=move.asked_at))
+
+
+# -- a seat removed
+
+
+def remove_seat(table: Table, number: int, phone: Phone) -> Table:
+    """*table* without seat *number*, removed by the host: a seat with nothing entered
+    (:attr:`Seat.is_empty`: a stranger who took a seat, a name mistyped), not the host's own.
+    The checks and reports its phone made of other kingdoms go with it, and a request to
+    take it. The other seats keep their numbers (pages open on them keep their addresses).
+
+    :raises NotAllowed: ``"host-only"``. :raises NoSuchTable: ``"seat-not-found"``.
+    :raises TableConflict: ``"table-locked"``, ``"seat-remove-own"`` (the host's own seat),
+        ``"seat-remove-entered"`` (something is entered).
+    """
+    _open(table)
+    if not phone.host:
+        raise NotAllowed("host-only")
+    seat = table.seat(number)
+    if table.host_seat == seat:
+        raise TableConflict("seat-remove-own", **seat.who())
+    if not seat.is_empty:
+        raise TableConflict("seat-remove-entered", **seat.who())
+    seats = tuple(
+        s._replace(
+            checked_by=None if s.checked_by == number else s.checked_by,
+            wrong_cell=None if s.wrong_by == number else s.wrong_cell,
+            wrong_by=None if s.wrong_by == number else s.wrong_by,
+        )
+        for s in table.seats
+        if s.number != number
+    )
+    move = None if table.move is not None and table.move.seat == number else table.move
+    return table._replace(seats=seats, move=move)
 
 
 # -- what a phone may do now, as its pages offer it (each change checks it again)
@@ -795,10 +932,25 @@ def is_move_asked_by(table: Table, kept: Iterable[str], now: datetime) -> bool:
 
 def can_answer_move(table: Table, phone: Phone, now: datetime, kept: Iterable[str] = ()) -> bool:
     """Whether *phone* may allow or refuse the request waiting at *now* (:func:`answer_move`):
-    a phone seated at the table or the host's, not the one asking (*kept*: the hashes
-    of every secret the phone keeps for the table, as :func:`is_move_asked_by`)."""
+    one of :func:`move_answerers`, not the one asking (*kept*: the hashes of every secret
+    the phone keeps for the table, as :func:`is_move_asked_by`)."""
     move = waiting_move(table, now)
-    return move is not None and phone.is_anyone and move.asker not in phone.hashes | frozenset(kept)
+    if move is None or not phone.is_anyone or move.asker in phone.hashes | frozenset(kept):
+        return False
+    return bool(phone.hashes & move_answerers(table, move, now))
+
+
+def is_removable(table: Table, seat: Seat) -> bool:
+    """Whether the host may remove *seat* now (:func:`remove_seat`): the table open, nothing
+    entered in the seat, and not the host's own."""
+    return not table.locked and seat.is_empty and seat != table.host_seat
+
+
+def can_remove_seat(table: Table, phone: Phone, number: int) -> bool:
+    """Whether *phone* may remove seat *number* now (:func:`remove_seat`): the host's, and
+    the seat :func:`is_removable`."""
+    seat = next((s for s in table.seats if s.number == number), None)
+    return phone.host and seat is not None and is_removable(table, seat)
 
 
 def can_add_game_group(table: Table, phone: Phone) -> bool:
@@ -847,20 +999,29 @@ def waiting_for(table: Table, now: datetime) -> tuple[Waiting, ...]:
     return tuple(waits)
 
 
-def look(table: Table) -> str:
-    """What the table's pages show but the card counts, as a short digest:
+def look(table: Table, now: datetime | None = None) -> str:
+    """What the table's pages show but the card counts and the times seen, as a short digest:
     two versions of a table with the same look differ only in the cards entered
-    (a page then updates its counts; another look, the page's live part anew).
-    The cards count too once every seat is done (deck warnings, R1)."""
+    (a page then updates its counts; another look, the page's live part anew), not in
+    whether a seat has any (an empty seat may be removed).
+    The cards count too once every seat is done (deck warnings, R1); at *now*, which
+    phones are gone and who may answer a waiting move (what a page offers changes with them)."""
     all_done = table.is_all_done
+    move = waiting_move(table, now) if now is not None else None
     parts = [
+        None
+        if now is None
+        else (
+            [is_gone(table, holder, now) for holder in (table.host, *(s.holder for s in table.seats))],
+            None if move is None else sorted(move_answerers(table, move, now)),
+        ),
         table.checks_required,
         table.locked,
         table.next_code,
         None if table.move is None else (table.move.seat, table.move.asker, table.move.asked_at.timestamp()),
         table.host,
         [
-            (s.number, s.name, s.holder, s.done, s.checked_by, s.wrong_cell, s.wrong_by, sorted(s.legends))
+            (s.number, s.name, s.holder, s.done, s.checked_by, s.wrong_cell, s.wrong_by, sorted(s.legends), s.is_empty)
             + ((s.cells,) if all_done else ())
             for s in table.seats
         ],
@@ -902,7 +1063,9 @@ def checkers(table: Table, seat: Seat) -> tuple[str, ...]:
 def move_dict(table: Table, now: datetime) -> dict[str, object] | None:
     """The request to move a seat waiting at *now*, as pages draw it: ``{"seat": its
     number or null for the host's role, "asker": the asking phone's tag, "by": [the
-    seats the asking phone holds already]}``; ``None`` when none waits (or locked)."""
+    seats the asking phone holds already], "host": whether it is the host's phone,
+    "answerers": [the tags of the phones that may answer it now]}``; ``None`` when none
+    waits (or locked)."""
     move = waiting_move(table, now)
     if move is None:
         return None
@@ -910,4 +1073,13 @@ def move_dict(table: Table, now: datetime) -> dict[str, object] | None:
         "seat": move.seat,
         "asker": phone_tag(table.code, move.asker),
         "by": [seat.number for seat in table.seats if seat.holder == move.asker],
+        "host": move.asker == table.host,
+        "answerers": sorted(phone_tag(table.code, holder) for holder in move_answerers(table, move, now)),
     }
+
+
+def seen_ago(table: Table, seat: Seat, now: datetime) -> int | None:
+    """Seconds since the phone holding *seat* was last seen at *table* (:func:`last_seen`),
+    at *now* (never below 0; ``None``: never)."""
+    seen = last_seen(table, seat.holder)
+    return None if seen is None else max(0, int((now - seen).total_seconds()))

@@ -10,7 +10,9 @@ these functions only.
 
 The phone asking is given by the secrets it keeps for the table (*secrets*:
 the pages' cookie, the API's bearer token), identified at the table as it is
-when the change is made (:func:`.model.identify`).
+when the change is made (:func:`.model.identify`), and seen at the table then
+(:func:`.model.seen_by`: each change it makes, each page of the table it opens and
+:func:`here`, which its open pages send, keep it from looking gone).
 """
 
 from __future__ import annotations
@@ -78,13 +80,14 @@ def _table(row: rows.TableRow) -> Table:
     names two by their columns, ``token_hash`` and ``host_token_hash``; tests/table/test_service.py
     holds the two shapes together)."""
     move = None if row.move is None else MoveRequest._make(row.move)
-    return Table._make((*row[:-2], move, tuple(Seat._make(seat) for seat in row.seats)))
+    return Table._make((*row[:-3], move, tuple(Seat._make(seat) for seat in row.seats), row.host_seen_at))
 
 
 def _row(table: Table) -> rows.TableRow:
     """The store's row of the model's *table* (what :func:`.store.tables.write` compares and writes)."""
     move = None if table.move is None else rows.MoveRow._make(table.move)
-    return rows.TableRow._make((*table[:-2], move, tuple(rows.SeatRow._make(seat) for seat in table.seats)))
+    seats = tuple(rows.SeatRow._make(seat) for seat in table.seats)
+    return rows.TableRow._make((*table[:-3], move, seats, table.host_seen))
 
 
 def _change(code: str, step: Callable[[Table], Table]) -> Table:
@@ -133,10 +136,9 @@ def start(ruleset: str, played_on: date, *, checks_required: bool = True) -> tup
     expire()
     secret = _new_secret()
     when = now()
+    hashed = model.secret_hash(secret)
     table = _insert(
-        Table(
-            "", ruleset_id, played_on, checks_required, 1, model.secret_hash(secret), when, False, None, None, None, ()
-        )
+        Table("", ruleset_id, played_on, checks_required, 1, hashed, when, False, None, None, None, (), when)
     )
     return table, secret
 
@@ -169,8 +171,9 @@ def take_seat(code: str, name: object, secrets: Secrets) -> tuple[Table, Seat, s
     def step(table: Table) -> Table:
         phone = model.identify(table, secrets)
         kept.append(phone.secret or fresh)
-        after, _ = model.take_seat(table, name, model.secret_hash(kept[0]), phone)
-        return after
+        holder = model.secret_hash(kept[0])
+        after, _ = model.take_seat(table, name, holder, phone)
+        return model.seen_by(after, (holder,), now())
 
     table = _change(code, step)
     return table, table.seats[-1], kept[0]
@@ -187,7 +190,8 @@ def save_draft(code: str, number: int, secrets: Secrets, draft: Draft | Mapping[
 
     def step(table: Table) -> Table:
         read = draft if isinstance(draft, Draft) else model.read_draft(draft, table.seat(number).who())
-        return model.save_draft(table, number, model.identify(table, secrets), read)
+        phone = model.identify(table, secrets)
+        return _seen(model.save_draft(table, number, phone, read), phone)
 
     return _change(code, step)
 
@@ -199,7 +203,7 @@ def check(code: str, number: int, secrets: Secrets, seen: Shown | object) -> Tab
 
     def step(table: Table) -> Table:
         phone = model.identify(table, secrets)
-        return model.check(table, number, phone, _shown(table, number, phone, seen))
+        return _seen(model.check(table, number, phone, _shown(table, number, phone, seen)), phone)
 
     return _change(code, step)
 
@@ -210,7 +214,46 @@ def report_wrong(code: str, number: int, secrets: Secrets, cell: object, seen: S
 
     def step(table: Table) -> Table:
         phone = model.identify(table, secrets)
-        return model.report_wrong(table, number, phone, cell, _shown(table, number, phone, seen))
+        return _seen(model.report_wrong(table, number, phone, cell, _shown(table, number, phone, seen)), phone)
+
+    return _change(code, step)
+
+
+def _seen(table: Table, phone: Phone) -> Table:
+    """*table* with *phone* seen at it now (:func:`.model.seen_by`), after the change it made."""
+    return model.seen_by(table, phone.hashes, now())
+
+
+def here(table: Table, secrets: Secrets) -> Table:
+    """The phone keeping *secrets* is at *table* now (a page of the table opened, or open
+    on it: it says so every :data:`~.model.HERE_EVERY`): its time seen is written when it
+    is older than :data:`~.model.SEEN_EVERY`, and a request to move that has come due
+    (:func:`.model.is_move_due`: nobody left who could answer it) is carried out. A change
+    (announced) only when one of them changes the table: mostly nothing is written.
+
+    :returns: the table as it is now (*table* itself when nothing changed).
+    """
+    if table.locked:
+        return table
+    when = now()
+
+    def step(table: Table) -> Table:
+        return model.settled(model.seen_by(table, model.identify(table, secrets).hashes, when), when)
+
+    if step(table) == table:  # the common case: seen a moment ago, no move due: nothing to write
+        return table
+    try:
+        return _change(table.code, step)
+    except (model.NoSuchTable, model.TableConflict):  # locked or gone meanwhile: nothing to be seen at
+        return table
+
+
+def remove_seat(code: str, number: int, secrets: Secrets) -> Table:
+    """The host removes seat *number*, with nothing entered (:func:`.model.remove_seat`)."""
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        return _seen(model.remove_seat(table, number, phone), phone)
 
     return _change(code, step)
 
@@ -221,7 +264,12 @@ def _shown(table: Table, number: int, phone: Phone, seen: Shown | object) -> Sho
 
 def set_checks(code: str, secrets: Secrets, required: bool) -> Table:
     """The host switches checks by another player on or off (:func:`.model.set_checks`)."""
-    return _change(code, lambda table: model.set_checks(table, model.identify(table, secrets), required))
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        return _seen(model.set_checks(table, phone, required), phone)
+
+    return _change(code, step)
 
 
 def ask_to_move(code: str, seat: int | None, secrets: Secrets) -> tuple[Table, str]:
@@ -236,14 +284,19 @@ def ask_to_move(code: str, seat: int | None, secrets: Secrets) -> tuple[Table, s
     def step(table: Table) -> Table:
         phone = model.identify(table, secrets)
         kept.append(phone.secret or fresh)
-        return model.ask_to_move(table, seat, model.secret_hash(kept[0]), now())
+        return model.ask_to_move(_seen(table, phone), seat, model.secret_hash(kept[0]), now())
 
     return _change(code, step), kept[0]
 
 
 def answer_move(code: str, secrets: Secrets, allow: bool) -> Table:
     """Someone at the table allows or refuses the waiting move (:func:`.model.answer_move`)."""
-    return _change(code, lambda table: model.answer_move(table, model.identify(table, secrets), allow, now()))
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        return model.answer_move(_seen(table, phone), phone, allow, now())
+
+    return _change(code, step)
 
 
 class Locked(NamedTuple):

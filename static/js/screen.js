@@ -90,7 +90,7 @@
   }
 
   // The stream (stream.js): connecting with the version shown, what was missed comes pushed;
-  // without it, "No connection" and the table asked for every SLOW_POLL ms; with it open but its
+  // without it, "No connection" (or, refused or cut, "not coming through live") and the table asked at once, then every SLOW_POLL ms; with it open but its
   // beats silent (Redis lost), that said and the table asked every SLOW_POLL ms, and once more
   // when they are back.
   var poll = null, stream = window.TableStream(function () {
@@ -101,10 +101,10 @@
       poll = null;
       trouble("");
     },
-    dropped: function () {
+    dropped: function (lost) {  // lost: no connection; else refused or cut: asked at once all the same
       if (leaving) { return; }
-      trouble(text.offline);
-      if (!poll) { poll = setInterval(catchUp, SLOW_POLL); }
+      trouble(lost ? text.offline : text.late);
+      if (!poll) { poll = setInterval(catchUp, SLOW_POLL); catchUp(); }
     },
     late: function (late) {
       trouble(late ? text.late : "");

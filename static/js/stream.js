@@ -19,8 +19,9 @@
 //                                   in time or the stream went meanwhile
 //   stream.isOpen(), stream.now()   watching?; reconnect at once (a page shown again)
 //   stream.stop()                   the page is leaving: closed, never reopened
-// connected: once per (re)connection, watching the table (catch up then); dropped(lost): the
-// stream gone, lost = said by its silence or the browser's offline event (no connection);
+// connected: once per (re)connection, watching the table (catch up then); dropped(lost, waited): the
+// stream gone (refused or cut: reopened a moment later), lost = said by its silence or the browser's
+// offline event (no connection); waited = not watching OPEN_LIMIT ms after asking (the asking goes on);
 // late(true): the server's beats stopped (they come every few seconds the way changes come, through
 // Redis, when there is one): changes are not reaching the page though its stream is open; late(false):
 // they came back (what was missed meanwhile is the page's to ask).
@@ -32,11 +33,13 @@
   if (!window.WebSocket) { return; }
   // An answer to an event awaited this long at most; a stream cut again within STEADY ms of
   // watching (a proxy that cuts every stream) keeps backing off instead of retrying every second.
-  var ACK_LIMIT = 10000, STEADY = 10000;
+  // Not watching OPEN_LIMIT ms after asking (a WebSocket that neither opens nor fails: a proxy
+  // holding it), the page is told the stream is gone (dropped) while the asking goes on.
+  var ACK_LIMIT = 10000, STEADY = 10000, OPEN_LIMIT = 2000;
 
   window.TableStream = function (auth, when) {
     var socket = null, open = false, stopped = false, wait = 1000, retry = null, watchdog = null, steady = null;
-    var handlers = {}, acks = {}, nextAck = 1, silence = null, late = false;
+    var handlers = {}, acks = {}, nextAck = 1, silence = null, late = false, opening = null;
 
     function connect() {
       clearTimeout(retry);
@@ -45,6 +48,8 @@
       try {
         socket = new WebSocket(scheme + window.location.host + "/socket.io/?EIO=4&transport=websocket");
       } catch (e) { drop(false); return; }
+      clearTimeout(opening);
+      opening = setTimeout(function () { if (!open && !stopped) { when.dropped(false, true); } }, OPEN_LIMIT);
       var beat = 0;
       function alive() {  // the server pings every interval; silent longer than that and its timeout: lost
         clearTimeout(watchdog);
@@ -62,6 +67,7 @@
           alive();
         } else if (kind === "40") {  // watching
           open = true;
+          clearTimeout(opening);
           steady = setTimeout(function () { wait = 1000; }, STEADY);  // held a while: quick retries again
           when.connected();
         } else if (kind === "42") {
@@ -92,6 +98,7 @@
     }
     function quiet() {  // the socket let go, every acknowledgement still awaited answered null
       clearTimeout(watchdog);
+      clearTimeout(opening);
       clearTimeout(silence);  // (a page without its stream asks anyway; a new one beats anew)
       late = false;
       clearTimeout(steady);

@@ -44,9 +44,29 @@
       live.querySelectorAll(".seat-cards[data-seat='" + seat.seat + "']").forEach(function (span) {
         span.textContent = format.replace("9999", seat.cards_entered);
       });
+      var seen = document.getElementById("seen-" + seat.seat);
+      if (seen) { seen.dataset.seenAt = seat.seen_at || ""; }
     });
+    ages();
   }
   var words = document.getElementById("live-words"), tags = (live.dataset.tags || "").split(" ");
+  // When each seat's phone was last seen (data-seen-at, the server's time), in words, by the server's
+  // clock (its time as the page came, data-now: the phone's own clock may be minutes off).
+  var skew = +live.dataset.now - Date.now(), goneAfter = +live.dataset.goneAfter;
+  function ago(seenAt) { return seenAt ? Math.max(0, Math.floor((Date.now() + skew - Date.parse(seenAt)) / 1000)) : null; }
+  function seenText(seconds) {
+    if (seconds === null) { return words.dataset.seenNever; }
+    return seconds < 60 ? words.dataset.seenNow : words.dataset.seenMin.replace("9999", Math.floor(seconds / 60));
+  }
+  function ages() {
+    if (!words) { return; }
+    live.querySelectorAll(".seat-seen[data-seen-at]").forEach(function (span) {
+      var seconds = ago(span.dataset.seenAt);
+      span.textContent = seenText(seconds);
+      span.classList.toggle("gone", seconds === null || seconds >= goneAfter);
+    });
+  }
+  setInterval(ages, 15000);
   function element(tag, attributes) {
     var made = document.createElement(tag);
     Object.keys(attributes || {}).forEach(function (name) { made.setAttribute(name, attributes[name]); });
@@ -113,9 +133,9 @@
         request.append(element("p", {}, asked ? say("move-mine-seat", { name: asked }) : say("move-mine-host", {})));
       } else {
         var by = move.by.map(function (n) { return isolated(names[n]); }).join(", ");
-        var key = (by ? "move-by-" : "move-") + (asked ? "seat" : "host");
+        var key = by ? "move-by-" + (asked ? "seat" : "host") : (move.host && asked ? "move-host-seat" : "move-" + (asked ? "seat" : "host"));
         request.append(element("p", {}, say(key, { name: asked, asker: by })));
-        if (host || ours.length) { request.append("\n", say("move-answer", {})); }
+        request.append("\n", move.answerers.some(mine) ? say("move-answer", {}) : element("p", { "class": "move-who" }, say("move-who", {})));
       }
       parts.push(request);
     }
@@ -158,11 +178,18 @@
         var item = element("li", { "class": "seat" + (s.done ? " done" : "") + (held ? " mine" : ""), id: "seat-" + s.seat },
           element("span", { "class": "seat-name" }, element("bdi", {}, s.name)), " ", cardsOf(s), " ", state);
         if (!table.locked) {
+          item.append("\n", element("span", { "class": "seat-seen", id: "seen-" + s.seat, "data-seen-at": s.seen_at || "" }));
           var enter = ours.length === 1 ? say("yours", {}) : say("enter-for", { name: isolated(s.name) });
           if (held) { item.append(" ", element("a", { "class": "button" + (s.done ? "" : " primary"), href: address("seatUrl", s.seat), id: "enter-" + s.seat }, enter)); }
           else if (host) { item.append(" ", element("a", { "class": "enter-other", href: address("seatUrl", s.seat), id: "enter-" + s.seat }, say("enter-for", { name: isolated(s.name) }))); }
           if (!held && s.checkers.some(mine)) {
             item.append(" ", element("a", { "class": "button" + (s.checked_by ? "" : " primary"), href: address("checkUrl", s.seat), id: "check-" + s.seat }, say("check", { name: isolated(s.name) })));
+          }
+          if (host && s.removable) {
+            var remove = say("remove", { name: isolated(s.name) }).firstElementChild;
+            remove.setAttribute("action", remove.getAttribute("action").replace("/0/remove", "/" + s.seat + "/remove"));
+            remove.querySelector("button").id = "remove-" + s.seat;
+            item.append("\n", remove);
           }
         }
         list.append("\n", item);
@@ -174,6 +201,7 @@
     }
     live.replaceChildren();
     parts.forEach(function (part) { live.append(part, "\n"); });
+    ages();
     shown = { version: table.version, look: table.look };
     live.dataset.version = table.version;
     return true;
@@ -229,6 +257,7 @@
       }
       shown = { version: version, look: fresh.dataset.look };
       live.innerHTML = fresh.innerHTML;
+      ages();
       if (latest && latest.version > version) {  // pushed while this was on its way
         if (latest.look !== shown.look) { again = true; } else { counts(latest); shown.version = latest.version; }
       }
@@ -246,19 +275,34 @@
   // With it open but its beats silent (changes not reaching the stream workers: Redis lost), the
   // page says so and asks every SLOW_POLL ms too, and once more when the beats come back.
 
+  // A stream refused or cut and not watching again within QUIET ms (a cut stream is reopened after
+  // 1 s and catches up by itself, asking nothing), or not watching 2 s after it was asked for
+  // (stream.js: waited): said ("not coming through live"), and the live part asked for at once,
+  // then every SLOW_POLL ms until the stream is back. A stream lost (its silence, or the phone
+  // offline): "No connection" at once, and asked every SLOW_POLL ms.
+  var QUIET = 1500, unheard = null;
+  function unlive() {
+    clearTimeout(unheard);
+    unheard = null;
+    if (stream.isOpen() || leaving) { return; }
+    trouble("late", status.dataset.late);
+    refresh();
+  }
   var poll = null, stream = window.TableStream(function () {  // at each (re)connection: the version shown
     return { ticket: live.dataset.ticket, lang: document.documentElement.lang, version: shown.version };
   }, {
     connected: function () {  // watching: what changed since the version shown comes pushed
       clearInterval(poll);
-      poll = null;
+      clearTimeout(unheard);
+      poll = unheard = null;
       trouble("stale", "");
       trouble("offline", "");
       trouble("late", "");
     },
-    dropped: function (lost) {
-      if (lost) { offline(); }
-      if (!poll && !leaving) { poll = setInterval(refresh, SLOW_POLL); }
+    dropped: function (lost, waited) {
+      if (leaving) { return; }
+      if (lost) { offline(); } else if (waited) { unlive(); } else if (!unheard && !troubles.late) { unheard = setTimeout(unlive, QUIET); }
+      if (!poll) { poll = setInterval(refresh, SLOW_POLL); }
     },
     late: function (late) {
       trouble("late", late ? status.dataset.late : "");
@@ -268,6 +312,15 @@
     }
   });
   stream.on("table", received);
+  // This phone is at the table while the page is shown: said every HERE ms (model.HERE_EVERY), so
+  // that its seat never looks gone to the others (a phone not seen for 2 minutes is).
+  var HERE = 30000;
+  function here() {
+    if (document.hidden || leaving || locked || !live.dataset.tags) { return; }
+    ask(live.dataset.here, { method: "POST" }).catch(function () { /* said again in HERE ms */ });
+  }
+  setInterval(here, HERE);
+  document.addEventListener("visibilitychange", here);  // shown again: here at once
   function now() { if (stream.isOpen()) { refresh(); } else { stream.now(); } }  // back: catch up at once
   window.addEventListener("online", function () { trouble("offline", ""); now(); seatPage.online(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { now(); } });

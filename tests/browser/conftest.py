@@ -47,11 +47,17 @@ def _browser_available() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
+def live_app(tmp_path_factory):
+    """The app :func:`live_server` serves (a test may change its database, as time would)."""
     # every browser test of a worker shares this server and the address 127.0.0.1: the limits on
     # tables started and seats taken (tested in tests/security and tests/web) would refuse the 11th table
     raised = {f"{name}_RATE_LIMIT": "1000 per minute" for name in ("TABLE", "JOIN")}
-    app = make_test_app(tmp_path_factory.mktemp("browser"), SECRET_KEY="browser-tests", **raised)
+    return make_test_app(tmp_path_factory.mktemp("browser"), SECRET_KEY="browser-tests", **raised)
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app):
+    app = live_app
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -269,11 +269,15 @@ def test_a_check_page_whose_kingdom_changes_comes_anew_saying_which_card(browser
             context.close()
 
 
-def test_a_table_whose_host_phone_is_gone_is_finished_from_another_phone(browser, live_server):
+def test_a_table_whose_host_phone_is_gone_is_finished_from_another_phone(browser, live_server, live_app):
     """Ada started the table and holds its host's role; her phone is gone (its context
     destroyed). On a new phone she asks to take her seat; Bo's phone, which sees the
-    request, allows it; her new phone holds her seat and the host's role, checks Bo's
-    kingdom, and locks. Every phone says whom the table waits for, and for what."""
+    request, may allow it once Ada's phone has not been seen for 2 minutes (and not
+    before: the phone holding a seat answers for it while it is there); her new phone
+    holds her seat and the host's role, checks Bo's kingdom, and locks. Every phone
+    says whom the table waits for, and for what."""
+    from tests.web.test_table_seats import not_seen_since
+
     phones = [_new_phone(browser) for _ in range(2)]
     (ada_context, ada, _), (_, bo, problems_b) = phones
     new_context, new_ada, problems_new = _new_phone(browser)
@@ -292,7 +296,11 @@ def test_a_table_whose_host_phone_is_gone_is_finished_from_another_phone(browser
         with new_ada.expect_navigation():
             new_ada.locator("#move-1").tap()
         expect(new_ada.locator("#move-request")).to_contain_text("This phone asks to take Ada’s seat")
-        expect(bo.locator("#move-request")).to_contain_text("Another phone asks to take Ada’s seat", timeout=10_000)
+        request = bo.locator("#move-request")
+        expect(request).to_contain_text("A phone with no seat at this table asks to take Ada’s seat", timeout=10_000)
+        expect(request.locator(".move-who")).to_be_visible()  # not Bo's to answer while Ada's phone may be there
+        not_seen_since(live_app, code, 1)  # two minutes on, Ada's phone not seen since
+        bo.reload()
         with bo.expect_navigation():
             bo.locator("#move-allow").tap()
         # the new phone comes anew holding Ada's seat and the host's role

@@ -59,7 +59,11 @@ def _same_as_the_server(page, live_server: str, code: str, compact: bool) -> Non
     _until(page, holds, 10)
 
 
-def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the_server_renders(browser, live_server):
+def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the_server_renders(
+    browser, live_server, live_app
+):
+    from tests.web.test_table_seats import not_seen_since
+
     phones = [_new_phone(browser) for _ in range(4)]
     (ada_context, ada, problems_a), (bo_context, bo, problems_b), (di_context, di, problems_d), (_, eve, _) = phones
     api = ada_context.request
@@ -84,7 +88,8 @@ def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the
                 watching.add(name)
 
         for name, page in (("ada", ada), ("bo", bo)):
-            page.on("request", lambda request, name=name: asked[name].append(request.url))
+            # (what a page asks for, not its "here" every 30 s: that tells, and asks nothing)
+            page.on("request", lambda r, name=name: None if r.url.endswith("/here") else asked[name].append(r.url))
             page.on("websocket", lambda ws, name=name: ws.on("framereceived", lambda frame: heard(name, frame)))
         ada.goto(f"{live_server}/t/{code}")
         bo.goto(f"{live_server}/t/{code}/seat/2?lang=de")
@@ -141,10 +146,15 @@ def test_pages_watching_a_table_ask_for_nothing_after_any_push_and_draw_what_the
         assert ada.locator("#waiting").inner_text() == "Every kingdom is ready: lock the table."
         assert bo.locator("#host-gone").count() == 1
 
-        # a new phone asks to take Cy's seat; Di's phone allows it
+        # a new phone asks to take Cy's seat: Cy's phone answers while it is there; once it has not
+        # been seen for 2 minutes (and a change is pushed), any other phone there may; Di's allows it
         eve.goto(f"{live_server}/t/{code}")  # the table full, its "Take … seat" open
         with eve.expect_navigation():
             eve.locator("#move-3").tap()
+        both_as_the_server()
+        assert ada.locator("#live #move-allow").count() == 0 and ada.locator("#live .move-who").count() == 1
+        not_seen_since(live_app, code, 3)
+        assert api.patch(f"{live_server}/api/tables/{code}", data={"checks_required": False}, headers=host).ok
         both_as_the_server()
         assert ada.locator("#move-allow").count() == bo.locator("#move-allow").count() == 1
         di.goto(f"{live_server}/t/{code}")

@@ -23,9 +23,11 @@ from scorekeeper.table.model import (
     CELLS,
     CODE_ALPHABET,
     EXPIRES_AFTER,
+    GONE_AFTER,
     MOVE_EXPIRES_AFTER,
     NO_CELLS,
     NOBODY,
+    SEEN_EVERY,
     Draft,
     MoveRequest,
     NoSuchTable,
@@ -42,6 +44,7 @@ from scorekeeper.table.model import (
     can_answer_move,
     can_check,
     can_enter,
+    can_remove_seat,
     can_take_seat,
     check,
     check_refusal,
@@ -49,7 +52,10 @@ from scorekeeper.table.model import (
     derived_secret,
     game_to_lock,
     identify,
+    is_gone,
     is_move_asked_by,
+    is_move_due,
+    last_seen,
     lock_refusals,
     look,
     merged,
@@ -62,10 +68,14 @@ from scorekeeper.table.model import (
     read_draft,
     read_legends,
     read_shown,
+    remove_seat,
     report_wrong,
     save_draft,
     secret_hash,
+    seen_ago,
+    seen_by,
     set_checks,
+    settled,
     take_seat,
     waiting_for,
     waiting_move,
@@ -94,13 +104,30 @@ def phone(table: Table, *secrets: str | None) -> Phone:
 
 
 def new_table(checks: bool = True) -> Table:
-    return Table("ABC234", "pocket", DAY, checks, 1, secret_hash(HOST), T0, False, None, None, None, ())
+    return Table("ABC234", "pocket", DAY, checks, 1, secret_hash(HOST), T0, False, None, None, None, (), T0)
 
 
 def sit(table: Table, name: object, secret: str) -> Table:
-    """*name* takes the next seat on the phone keeping *secret* (its only one)."""
+    """*name* takes the next seat on the phone keeping *secret* (its only one), seen at T0 (as the service does)."""
     after, _ = take_seat(table, name, secret_hash(secret), phone(table, secret))
-    return after
+    return seen_by(after, [secret_hash(secret)], T0)
+
+
+def seen(table: Table, when: datetime, *secrets: str) -> Table:
+    """*table* with the phones keeping *secrets* seen at *when*."""
+    for secret in secrets:
+        table = seen_by(table, [secret_hash(secret)], when)
+    return table
+
+
+#: A moment when a phone last seen at T0 is gone.
+LATER = T0 + GONE_AFTER
+
+
+def gone(table: Table, *secrets: str) -> Table:
+    """*table* at :data:`LATER` with the phones keeping *secrets* gone (last seen at T0),
+    every other phone of the four seen then."""
+    return seen(table, LATER, *(s for s in SECRETS if s not in secrets))
 
 
 def seated(count: int = 4, checks: bool = True) -> Table:
@@ -717,11 +744,14 @@ def test_a_phone_asks_to_take_a_seat_and_another_phone_at_the_table_allows_it():
     asked = ask_to_move(table, 2, secret_hash(new_bo), T0)
     assert asked.move == MoveRequest(2, secret_hash(new_bo), T0) and asked.seats == table.seats
     assert waiting_for(asked, T0)[0] == Waiting("move", 2)
-    allowed = answer_move(asked, phone(asked, CY), True, T0 + timedelta(minutes=5))
+    assert not can_answer_move(asked, phone(asked, CY), T0)  # Bo's phone is there: only it answers
+    asked = gone(asked, BO)
+    allowed = answer_move(asked, phone(asked, CY), True, LATER)
     assert allowed.move is None and allowed.seat(2).holder == secret_hash(new_bo)
     assert phone(allowed, new_bo) == Phone((new_bo,), None, ((2, new_bo),))
     assert phone(allowed, BO) == NOBODY  # the old phone no longer holds the seat
     assert allowed.host == table.host and allowed.seat(2)._replace(holder=secret_hash(BO)) == table.seat(2)
+    assert allowed.seat(2).seen == T0  # the new phone seen when it asked
     assert ids(refused(NotAllowed, enter, allowed, 2, BO, done=False)) == ["seat-not-yours"]
     assert not enter(allowed, 2, new_bo, done=False).seat(2).done
 
@@ -741,31 +771,33 @@ def test_a_request_to_move_expires_after_MOVE_EXPIRES_AFTER():
         table, expired
     )
     assert ids(refused(TableConflict, answer_move, table, phone(table, CY), True, expired)) == ["move-none"]
-    assert answer_move(table, phone(table, CY), True, just_before).seat(2).holder == secret_hash("x")
+    cy_there = seen(table, just_before, CY)  # Bo's phone gone since, Cy's there
+    assert answer_move(cy_there, phone(cy_there, CY), True, just_before).seat(2).holder == secret_hash("x")
 
 
 def test_only_another_phone_at_the_table_answers_a_request_to_move():
-    table = ask_to_move(seated(4), None, secret_hash(BO), T0)  # Bo asks for the host's role
+    table = gone(ask_to_move(seated(4), None, secret_hash(BO), T0), HOST)  # Bo asks for the host's role, gone
     for asking in (phone(table, BO), phone(table, BO, "other"), NOBODY, phone(table, "stranger")):
-        (error,) = refused(NotAllowed, answer_move, table, asking, True, T0)
+        (error,) = refused(NotAllowed, answer_move, table, asking, True, LATER)
         assert error.message_id == "move-not-yours"
     assert ids(refused(TableConflict, answer_move, seated(4), phone(table, CY), True, T0)) == ["move-none"]
     # the phone that holds it may answer too (it is not gone after all): a refusal keeps all as it was
-    refused_by_host = answer_move(table, phone(table, HOST), False, T0)
-    assert refused_by_host == table._replace(move=None) == seated(4)
+    back = seen(table, LATER, HOST)
+    refused_by_host = answer_move(back, phone(back, HOST), False, LATER)
+    assert refused_by_host == back._replace(move=None)
 
 
 def test_a_refused_move_changes_nothing_but_ends_the_request():
     table = entered()
     asked = ask_to_move(table, 1, secret_hash("z"), T0)
-    assert answer_move(asked, phone(asked, CY), False, T0) == table
+    assert answer_move(asked, phone(asked, HOST), False, T0) == table
 
 
 def test_the_hosts_own_seat_moves_with_everything_the_hosts_phone_held():
     table = sit(entered(count=2), "Cy", HOST)  # the host also holds Cy's seat (a player without a phone)
     new_ada = "secret-of-adas-new-phone"
-    asked = ask_to_move(table, 1, secret_hash(new_ada), T0)
-    allowed = answer_move(asked, phone(asked, BO), True, T0)
+    asked = gone(ask_to_move(table, 1, secret_hash(new_ada), T0), HOST)
+    allowed = answer_move(asked, phone(asked, BO), True, LATER)
     assert allowed.host == secret_hash(new_ada) == allowed.seat(1).holder and allowed.host_seat == allowed.seat(1)
     ada = phone(allowed, new_ada)
     # Cy's seat too: Ada typed it on her lost phone, so her new phone must not check it either
@@ -775,10 +807,11 @@ def test_the_hosts_own_seat_moves_with_everything_the_hosts_phone_held():
 
 def test_the_hosts_role_alone_moves_to_another_phone():
     table = entered()
-    asked = ask_to_move(table, None, secret_hash(BO), T0)  # the host's phone is gone; Bo takes the role
+    asked = ask_to_move(table, None, secret_hash(BO), T0)  # Bo asks for the host's role
     assert waiting_for(asked, T0)[0] == Waiting("move", None)
-    allowed = answer_move(asked, phone(asked, CY), True, T0)
-    assert allowed.host == secret_hash(BO) and allowed.seats == table.seats
+    asked = gone(asked, HOST)  # the host's phone is gone: Cy's allows it
+    allowed = answer_move(asked, phone(asked, CY), True, LATER)
+    assert allowed.host == secret_hash(BO) and allowed.seats == asked.seats
     assert phone(allowed, BO) == Phone((BO,), BO, ((2, BO),))
     assert not phone(allowed, HOST).host and phone(allowed, HOST).seats == {1}
     assert ids(refused(NotAllowed, set_checks, allowed, phone(allowed, HOST), False)) == ["host-only"]
@@ -790,7 +823,7 @@ def test_a_seat_the_host_added_moves_to_its_players_phone_without_the_hosts_role
     table = sit(seated(2), "Cy", HOST)
     cy_phone = "secret-of-cys-own-phone"
     asked = ask_to_move(table, 3, secret_hash(cy_phone), T0)
-    allowed = answer_move(asked, phone(asked, BO), True, T0)
+    allowed = answer_move(asked, phone(asked, HOST), True, T0)  # the host's phone holds it, and is there
     assert allowed.seat(3).holder == secret_hash(cy_phone)
     assert phone(allowed, cy_phone) == Phone((cy_phone,), None, ((3, cy_phone),))
     assert allowed.host == table.host and phone(allowed, HOST) == Phone((HOST,), HOST, ((1, HOST),))
@@ -850,10 +883,12 @@ def test_waiting_for_lists_what_the_table_needs_in_the_order_it_is_needed():
 
 
 def test_the_look_is_the_same_for_tables_differing_only_in_card_counts():
-    table = seated(4)
+    table = enter(enter(seated(4), 2, cells=KINGDOMS[1][:1] + (None,) * 15), 3, cells=KINGDOMS[2][:1] + (None,) * 15)
     few = enter(table, 2, cells=KINGDOMS[1][:3] + (None,) * 13)
-    more = enter(enter(table, 2, cells=KINGDOMS[1][:7] + (None,) * 9), 3, cells=KINGDOMS[2][:1] + (None,) * 15)
+    more = enter(enter(table, 2, cells=KINGDOMS[1][:7] + (None,) * 9), 3, cells=KINGDOMS[2][:5] + (None,) * 11)
     assert look(table) == look(few) == look(more) == look(more._replace(version=9))
+    # but a seat's first card is seen: an empty seat may be removed by the host, one with a card not
+    assert look(seated(4)) != look(enter(seated(4), 2, cells=KINGDOMS[1][:1] + (None,) * 15))
     # done seats' cards count only once every seat is done
     almost = enter(entered(), 4, done=False)
     assert look(almost) == look(enter(almost, 2, cells=with_cell(KINGDOMS[1], 0, "forest")))
@@ -872,7 +907,7 @@ def test_the_look_changes_with_everything_else_a_page_shows():
         table._replace(locked=True),
         table._replace(next_code="XYZ789"),
         ask_to_move(table, 2, secret_hash("x"), T0),
-        answer_move(ask_to_move(table, 2, secret_hash("x"), T0), phone(table, CY), True, T0),
+        answer_move(ask_to_move(table, 2, secret_hash("x"), T0), phone(table, BO), True, T0),
         table._replace(host=secret_hash("another")),
         enter(table, 2, cells=with_cell(KINGDOMS[1], 0, "forest")),  # every seat done: cards count (R1)
     ]
@@ -961,6 +996,8 @@ def test_a_waiting_move_is_drawn_with_the_askers_tag_and_the_seats_it_holds_unti
         "seat": 1,
         "asker": phone_tag("ABC234", secret_hash(BO)),
         "by": [2],
+        "host": False,
+        "answerers": [phone_tag("ABC234", secret_hash(HOST))],  # Ada's phone, there
     }
     assert waiting_for(table, T0 + timedelta(minutes=1))[0] == Waiting("move", 1)
     new_phone = ask_to_move(entered(), None, secret_hash("a new phone"), T0)
@@ -968,6 +1005,8 @@ def test_a_waiting_move_is_drawn_with_the_askers_tag_and_the_seats_it_holds_unti
         "seat": None,
         "asker": phone_tag("ABC234", secret_hash("a new phone")),
         "by": [],
+        "host": False,
+        "answerers": [phone_tag("ABC234", secret_hash(HOST))],
     }
     assert move_dict(table, T0 + MOVE_EXPIRES_AFTER) is None
 
@@ -1021,21 +1060,25 @@ def test_a_phone_asks_to_take_the_seats_it_does_not_hold_none_once_locked():
 def test_a_waiting_move_is_answered_by_another_phone_at_the_table_never_the_asking_one():
     table = ask_to_move(seated(4), None, secret_hash(BO), T0)  # Bo asks for the host's role
     answering = [s for s in SECRETS if can_answer_move(table, phone(table, s), T0)]
-    assert answering == [HOST, CY, DI] and not can_answer_move(table, NOBODY, T0)
+    assert answering == [HOST] and not can_answer_move(table, NOBODY, T0)  # the host's phone is there
+    table = gone(table, HOST)
+    answering = [s for s in SECRETS if can_answer_move(table, phone(table, s), LATER)]
+    assert answering == [CY, DI]  # the host's phone gone: another phone there, never the asking one
     # the rule answer_move refuses by
     for asking in (*(phone(table, s) for s in SECRETS), NOBODY):
-        if not can_answer_move(table, asking, T0):
-            assert ids(refused(NotAllowed, answer_move, table, asking, True, T0)) == ["move-not-yours"]
+        if not can_answer_move(table, asking, LATER):
+            assert ids(refused(NotAllowed, answer_move, table, asking, True, LATER)) == ["move-not-yours"]
     assert waiting_move(table, T0) == table.move and is_move_asked_by(table, [secret_hash(BO)], T0)
     # a phone that asked with a secret holding nothing yet, then took Cy's seat: asked there, it answers not
-    fresh = ask_to_move(seated(4), 2, secret_hash("a new phone"), T0)
+    fresh = gone(ask_to_move(seated(4), 2, secret_hash("a new phone"), T0), BO)
     kept = [secret_hash("a new phone"), secret_hash(CY)]
     assert is_move_asked_by(fresh, kept, T0) and not is_move_asked_by(fresh, [secret_hash(CY)], T0)
-    assert can_answer_move(fresh, phone(fresh, CY), T0) and not can_answer_move(fresh, phone(fresh, CY), T0, kept)
+    assert can_answer_move(fresh, phone(fresh, CY), LATER)
+    assert not can_answer_move(fresh, phone(fresh, CY), LATER, kept)
     # expired, or the table locked: nothing waits, nobody answers
-    for later, gone in ((T0 + MOVE_EXPIRES_AFTER, table), (T0, table._replace(locked=True))):
-        assert waiting_move(gone, later) is None and not is_move_asked_by(gone, [secret_hash(BO)], later)
-        assert not can_answer_move(gone, phone(gone, CY), later)
+    for later, ended in ((T0 + MOVE_EXPIRES_AFTER, table), (T0, table._replace(locked=True))):
+        assert waiting_move(ended, later) is None and not is_move_asked_by(ended, [secret_hash(BO)], later)
+        assert not can_answer_move(ended, phone(ended, CY), later)
 
 
 def test_all_done_is_two_seats_or_more_each_marked_done_R1():
@@ -1082,3 +1125,93 @@ def test_an_unlocked_table_expires_24_hours_after_it_was_started():
     assert not table.is_expired(T0 + EXPIRES_AFTER - timedelta(seconds=1))
     assert table.is_expired(T0 + EXPIRES_AFTER)
     assert not table._replace(locked=True).is_expired(T0 + timedelta(days=365))
+
+
+# -- phones seen at the table; the seat and host rule (issue 33, item 4)
+
+
+def test_a_phone_is_gone_once_not_seen_for_two_minutes_and_its_time_is_written_every_20_s_at_most():
+    assert GONE_AFTER == timedelta(minutes=2) and SEEN_EVERY == timedelta(seconds=20)
+    table = seated(2)
+    assert last_seen(table, secret_hash(HOST)) == T0 == table.host_seen == table.seat(1).seen
+    assert not is_gone(table, secret_hash(BO), LATER - timedelta(seconds=1)) and is_gone(table, secret_hash(BO), LATER)
+    assert is_gone(table, secret_hash("a phone never seen here"), T0)
+    assert seen_by(table, [secret_hash(BO)], T0 + timedelta(seconds=19)) is table  # nothing to write
+    later = seen_by(table, [secret_hash(BO)], T0 + SEEN_EVERY)
+    assert later.seat(2).seen == T0 + SEEN_EVERY and later.seat(1) == table.seat(1)
+    assert seen_ago(later, later.seat(2), T0 + timedelta(minutes=3)) == 160
+    assert seen_ago(table, table.seat(2)._replace(holder=secret_hash("a phone never seen here")), T0) is None
+
+
+def test_the_last_phone_of_a_two_phone_table_whose_hosts_phone_is_gone_takes_the_host_s_role_by_itself():
+    table = checked_by(checked_by(entered(2), 1, BO), 2, HOST)  # both kingdoms done and checked
+    # the host's phone died at T0; Bo's phone is still there a minute later, then two minutes later
+    table = seen(table, T0 + timedelta(minutes=1), BO)
+    early = ask_to_move(table, None, secret_hash(BO), T0 + timedelta(minutes=1))
+    assert early.move is not None and early.host == secret_hash(HOST)  # the host's phone may still answer
+    assert not is_move_due(early, T0 + timedelta(minutes=1)) and is_move_due(early, LATER)
+    later = settled(seen(early, LATER, BO), LATER)  # nobody left to answer: it moves by itself
+    assert later.move is None and later.host == secret_hash(BO) and phone(later, BO).host
+    game = game_to_lock(later, phone(later, BO))  # and the table is finished from Bo's phone
+    assert [p.name for p in game.players] == ["Ada", "Bo"]
+    # asked once the host's phone is gone, it moves at once; the same for Ada's seat (with the host's role)
+    now = LATER + timedelta(seconds=5)
+    at_once = ask_to_move(seen(table, now, BO), None, secret_hash(BO), now)
+    assert at_once.move is None and at_once.host == secret_hash(BO)
+    seat = ask_to_move(seen(table, now, BO), 1, secret_hash(BO), now)  # "Take Ada's seat" on Bo's phone
+    assert seat.move is None and seat.host == secret_hash(BO) == seat.seat(1).holder == seat.seat(2).holder
+    # Ada on a borrowed phone: Bo's phone is there, and answers
+    new_ada = "secret-of-adas-borrowed-phone"
+    borrowed = ask_to_move(seen(table, now, BO), 1, secret_hash(new_ada), now)
+    assert borrowed.move is not None and can_answer_move(borrowed, phone(borrowed, BO), now)
+    # a phone with no seat here never takes anything by itself, even with every phone gone (a passer-by
+    # who read the code off the big screen): it waits for a seated phone's "Yes"
+    unanswered = ask_to_move(table, None, secret_hash("a passer-by's phone"), now)
+    assert unanswered.move is not None and not is_move_due(unanswered, now) and settled(unanswered, now) == unanswered
+
+
+def test_a_second_phone_of_a_seated_player_cannot_take_the_hosts_seat_while_the_hosts_phone_is_there():
+    table = entered()
+    second = "secret-of-cys-second-phone"
+    for asked_for in (1, None, 2):  # the host's seat, the host's role, another player's seat
+        asked = ask_to_move(table, asked_for, secret_hash(second), T0 + timedelta(seconds=30))
+        for others in (CY, DI, BO if asked_for != 2 else CY):
+            (error,) = refused(NotAllowed, answer_move, asked, phone(asked, others), True, T0 + timedelta(seconds=30))
+            assert error.message_id == "move-not-yours", (asked_for, others)
+        holder = HOST if asked_for != 2 else BO  # only the phone holding it may allow it
+        assert [s for s in SECRETS if can_answer_move(asked, phone(asked, s), T0)] == [holder]
+        assert not is_move_due(asked, T0)
+
+
+def test_a_move_whose_holder_is_gone_is_answered_by_a_phone_still_there_never_the_gone_ones():
+    table = gone(ask_to_move(entered(), 1, secret_hash("a new phone"), T0), HOST, CY)
+    assert [s for s in SECRETS if can_answer_move(table, phone(table, s), LATER)] == [BO, DI]
+    assert not is_move_due(table, LATER)
+
+
+def test_a_move_names_the_host_s_phone_when_it_asks_holding_no_seat():
+    table = sit(sit(new_table(), "Bo", BO), "Cy", CY)  # a host who sat at no seat
+    asked = ask_to_move(table, 2, secret_hash(HOST), T0)
+    assert move_dict(asked, T0)["host"] is True and move_dict(asked, T0)["by"] == []
+
+
+def test_the_host_removes_a_seat_with_nothing_entered_and_the_checks_its_phone_made_go_with_it():
+    table = checked_by(entered(2), 1, BO)
+    table = sit(table, "Stranger", "a stranger's phone")  # seat 3
+    stranger = phone(table, "a stranger's phone")
+    table = check(table, 2, stranger, table.seat(2).shown)  # the stranger checks Bo's kingdom
+    assert table.seat(2).checked_by == 3 and can_remove_seat(table, phone(table, HOST), 3)
+    assert ids(refused(NotAllowed, remove_seat, table, 3, phone(table, BO))) == ["host-only"]
+    assert not can_remove_seat(table, phone(table, BO), 3)
+    removed = remove_seat(table, 3, phone(table, HOST))
+    assert [s.number for s in removed.seats] == [1, 2] and phone(removed, "a stranger's phone") == NOBODY
+    assert removed.seat(2).checked_by is None and removed.seat(1).checked_by == 2  # the stranger's check goes
+    # a seat with something entered, and the host's own, stay
+    assert ids(refused(TableConflict, remove_seat, table, 2, phone(table, HOST))) == ["seat-remove-entered"]
+    assert ids(refused(TableConflict, remove_seat, seated(2), 1, phone(seated(2), HOST))) == ["seat-remove-own"]
+    assert not can_remove_seat(table, phone(table, HOST), 1) and not can_remove_seat(table, phone(table, HOST), 2)
+    held = sit(seated(2), "Cy", HOST)  # a seat the host added, a name mistyped
+    assert [s.number for s in remove_seat(held, 3, phone(held, HOST)).seats] == [1, 2]
+    assert ids(refused(TableConflict, remove_seat, table._replace(locked=True), 3, phone(table, HOST))) == [
+        "table-locked"
+    ]

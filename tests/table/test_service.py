@@ -379,7 +379,7 @@ def test_every_committed_change_is_announced_once_with_its_version_and_seats(db_
             lambda: service.check(code, 1, [host], service.find(code).seat(1).shown),
             lambda: service.set_checks(code, [host], False),
             lambda: service.ask_to_move(code, 1, ["a new phone"]),
-            lambda: service.answer_move(code, [host], False),
+            lambda: service.answer_move(code, [bo], False),  # seat 1 is Bo's: his phone answers
         ]
         for version, change in enumerate(changes, start=4):
             result = change()
@@ -409,7 +409,7 @@ def test_an_announced_table_is_the_table_read_back_its_look_included(db_app):
         for change in (
             lambda: service.take_seat(table.code, "Ada", [host]),
             lambda: service.take_seat(table.code, "Bo", []),
-            lambda: service.ask_to_move(table.code, 2, []),
+            lambda: service.ask_to_move(table.code, 1, []),
             lambda: service.answer_move(table.code, [host], False),
         ):
             change()
@@ -649,14 +649,33 @@ def test_secrets_are_stored_only_as_hashes(db_app):
 # -- a seat moved to another phone
 
 
+def not_seen_since(code: str, secret: str, minutes: float = 3) -> None:
+    """The phone keeping *secret* last seen at table *code* *minutes* ago (its seats', and the host's role's)."""
+    when = datetime.now(UTC) - timedelta(minutes=minutes)
+    table_id = select(ScoreTable.id).where(ScoreTable.code == code).scalar_subquery()
+    hashed = secret_hash(secret)
+    db.session.execute(
+        update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.token_hash == hashed).values(seen_at=when)
+    )
+    db.session.execute(
+        update(ScoreTable)
+        .where(ScoreTable.code == code, ScoreTable.host_token_hash == hashed)
+        .values(host_seen_at=when)
+    )
+    db.session.commit()
+
+
 def test_a_seat_moves_to_another_phone_when_another_phone_at_the_table_allows_it(db_app):
     with db_app.app_context():
         code, host, secrets = seated()
         enter_all(code, secrets)
-        asked, new_bo = service.ask_to_move(code, 2, [])  # Bo's phone is gone; a new phone asks
+        asked, new_bo = service.ask_to_move(code, 2, [])  # a new phone asks for Bo's seat
         assert new_bo not in secrets and asked.move.seat == 2 and asked.move.asker == secret_hash(new_bo)
         assert service.find(code).move == asked.move  # the time of asking read back as it was written
         assert refused(NotAllowed, service.answer_move, code, [new_bo], True) == ["move-not-yours"]
+        # Bo's phone is there: only it may answer; gone, another phone at the table does
+        assert refused(NotAllowed, service.answer_move, code, [secrets[2]], True) == ["move-not-yours"]
+        not_seen_since(code, secrets[1])
         allowed = service.answer_move(code, [secrets[2]], True)
         assert allowed.move is None and service.find(code) == allowed
         assert identify(allowed, [new_bo]).seats == {2} and not identify(allowed, [secrets[1]]).is_anyone
@@ -664,6 +683,7 @@ def test_a_seat_moves_to_another_phone_when_another_phone_at_the_table_allows_it
         assert not service.save_draft(code, 2, [new_bo], Draft(done=False)).seat(2).done
         # the host's own seat takes the host's role with it
         _, new_ada = service.ask_to_move(code, 1, [])
+        not_seen_since(code, host)
         moved = service.answer_move(code, [secrets[3]], True)
         assert moved.host == secret_hash(new_ada) == moved.seat(1).holder
         assert refused(NotAllowed, service.set_checks, code, [host], False) == ["host-only"]
@@ -671,7 +691,78 @@ def test_a_seat_moves_to_another_phone_when_another_phone_at_the_table_allows_it
         # a phone already seated asks with its own secret, not a new one
         _, kept = service.ask_to_move(code, None, [secrets[2]])
         assert kept == secrets[2]
-        assert service.answer_move(code, [secrets[3]], False).host == secret_hash(new_ada)
+        assert service.answer_move(code, [new_ada], False).host == secret_hash(new_ada)
+
+
+def test_a_two_phone_table_whose_hosts_phone_is_gone_is_locked_from_the_other_phone(db_app):
+    """Issue 33: both kingdoms done and checked, the host's phone gone: "Become the host" on the other
+    phone asked for someone else's "Yes", and there was nobody else."""
+    with db_app.app_context():
+        table, host = service.start("pocket", DAY)
+        code = table.code
+        service.take_seat(code, "Ada", [host])
+        _, _, bo = service.take_seat(code, "Bo", [])
+        service.save_draft(code, 1, [host], Draft(cells=cells(PLAYERS[0]), done=True))
+        service.save_draft(code, 2, [bo], Draft(cells=cells(PLAYERS[1]), done=True))
+        service.check(code, 1, [bo], service.find(code).seat(1).shown)
+        service.check(code, 2, [host], service.find(code).seat(2).shown)
+        # asked while the host's phone was there a moment ago: it waits for the host's phone
+        asked, _ = service.ask_to_move(code, None, [bo])
+        assert asked.move is not None and asked.host == secret_hash(host)
+        # the host's phone not seen for 3 minutes: the next time Bo's page says it is here, the role moves
+        not_seen_since(code, host)
+        moved = service.here(service.find(code), [bo])
+        assert moved.move is None and moved.host == secret_hash(bo) and service.find(code) == moved
+        assert service.lock(code, [bo]).game.entry["players"][1]["name"] == "Bo"
+
+
+def test_asked_once_the_hosts_phone_is_gone_and_no_other_phone_is_there_the_seat_moves_at_once(db_app):
+    with db_app.app_context():
+        table, host = service.start("pocket", DAY)
+        code = table.code
+        service.take_seat(code, "Ada", [host])
+        _, _, bo = service.take_seat(code, "Bo", [])
+        not_seen_since(code, host)
+        moved, kept = service.ask_to_move(code, 1, [bo])  # "Take Ada's seat" on Bo's phone
+        assert kept == bo and moved.move is None and moved.host == secret_hash(bo) == moved.seat(1).holder
+
+
+def test_a_second_phone_of_a_seated_player_is_refused_the_hosts_seat_while_the_hosts_phone_is_there(db_app):
+    """Issue 33: seat 3 allowed a second phone's request for seat 1 while the host was there."""
+    with db_app.app_context():
+        code, host, secrets = seated()
+        _, second = service.ask_to_move(code, 1, [])  # Cy's second phone
+        for others in secrets[1:]:
+            assert refused(NotAllowed, service.answer_move, code, [others], True) == ["move-not-yours"]
+        assert service.find(code).host == secret_hash(host)
+        assert service.answer_move(code, [host], False).move is None  # the host's phone says no
+
+
+def test_a_phone_is_seen_at_each_change_it_makes_and_when_its_page_says_it_is_here(db_app):
+    with db_app.app_context():
+        code, host, secrets = seated()
+        table = service.find(code)
+        assert all(seat.seen is not None for seat in table.seats) and table.host_seen is not None
+        assert service.here(table, [secrets[1]]) is table  # seen a moment ago: nothing written
+        not_seen_since(code, secrets[1])
+        before = service.find(code)
+        after = service.here(before, [secrets[1]])
+        assert after.version == before.version + 1 and datetime.now(UTC) - after.seat(2).seen < timedelta(seconds=5)
+        not_seen_since(code, secrets[2])
+        service.save_draft(code, 3, [secrets[2]], Draft(cells=cells(PLAYERS[2])))
+        assert datetime.now(UTC) - service.find(code).seat(3).seen < timedelta(seconds=5)
+
+
+def test_the_host_removes_an_empty_seat_and_the_table_goes_on_without_it(db_app):
+    with db_app.app_context():
+        code, host, secrets = seated(players=PLAYERS[:3])
+        service.save_draft(code, 2, [secrets[1]], Draft(cells=cells(PLAYERS[1])))
+        assert refused(TableConflict, service.remove_seat, code, 2, [host]) == ["seat-remove-entered"]
+        assert refused(NotAllowed, service.remove_seat, code, 3, [secrets[1]]) == ["host-only"]
+        after = service.remove_seat(code, 3, [host])
+        assert [seat.number for seat in after.seats] == [1, 2] and service.find(code) == after
+        assert not identify(after, [secrets[2]]).is_anyone
+        assert service.take_seat(code, "Di", [])[1].number == 3
 
 
 def test_a_request_to_move_waits_ten_minutes_for_an_answer(db_app):
@@ -690,6 +781,6 @@ def test_the_stores_rows_and_the_models_values_have_the_same_fields_in_the_same_
     from scorekeeper.store import tables as rows
     from scorekeeper.table.model import MoveRequest, Seat, Table
 
-    renamed = {"token_hash": "holder", "host_token_hash": "host"}
+    renamed = {"token_hash": "holder", "host_token_hash": "host", "seen_at": "seen", "host_seen_at": "host_seen"}
     for row, value in ((rows.TableRow, Table), (rows.SeatRow, Seat), (rows.MoveRow, MoveRequest)):
         assert [renamed.get(name, name) for name in row._fields] == list(value._fields)

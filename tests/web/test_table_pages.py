@@ -835,16 +835,17 @@ def test_a_request_to_take_a_seat_names_the_seated_phone_that_asks(app, client):
     assert bo.post(f"/t/{code}/move", data={"seat": "1"}).status_code == 303
     request = words_of(soup(cy.get(f"/t/{code}")).find(id="move-request"))
     assert request.startswith("Bo’s phone asks to take Ada’s seat too.")
-    assert soup(cy.get(f"/t/{code}")).find(id="move-allow")
+    assert soup(client.get(f"/t/{code}")).find(id="live").find(id="move-allow")  # Ada's phone, there, answers
+    assert not soup(cy.get(f"/t/{code}")).find(id="live").find(id="move-allow")  # not Cy's while Ada's is there
     german = words_of(soup(cy.get(f"/t/{code}?lang=de")).find(id="move-request"))
     assert german.startswith("Das Handy von Bo möchte auch den Platz von Ada übernehmen.")
     assert words_of(soup(bo.get(f"/t/{code}")).find(id="move-request")).startswith(
         "This phone asks to take Ada’s seat."
     )
-    assert cy.post(f"/t/{code}/move", data={"answer": "refuse"}).status_code == 303
+    assert client.post(f"/t/{code}/move", data={"answer": "refuse"}).status_code == 303  # Ada's phone says no
     assert new.post(f"/t/{code}/move", data={"seat": "1"}).status_code == 303  # a phone holding nothing here
     request = words_of(soup(cy.get(f"/t/{code}?lang=en")).find(id="move-request"))
-    assert request.startswith("Another phone asks to take Ada’s seat.")
+    assert request.startswith("A phone with no seat at this table asks to take Ada’s seat.")
 
 
 def test_a_phone_whose_seat_moved_away_is_told_so_on_the_table_not_shown_an_error(app, client):
@@ -857,7 +858,7 @@ def test_a_phone_whose_seat_moved_away_is_told_so_on_the_table_not_shown_an_erro
         assert phone.post(f"/t/{code}/seats", data={"name": name}).status_code == 303
     assert bo.get(f"/t/{code}/seat/2").status_code == 200
     assert borrowed.post(f"/t/{code}/move", data={"seat": "2"}).status_code == 303
-    assert client.post(f"/t/{code}/move", data={"answer": "allow"}).status_code == 303
+    assert bo.post(f"/t/{code}/move", data={"answer": "allow"}).status_code == 303  # Bo's old phone allows it
     assert borrowed.get(f"/t/{code}/seat/2").status_code == 200  # the seat is the borrowed phone's now
     moved = bo.get(f"/t/{code}/seat/2?lang=de")
     assert moved.status_code == 303 and moved.headers["Location"].endswith(f"/t/{code}")

@@ -6,6 +6,7 @@ else edited."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated
 
 import jsonschema
@@ -63,7 +64,7 @@ def test_the_push_has_the_shape_every_phone_reads():
     assert valid(wire.push(table), "Push") == {
         "code": "ABC234",
         "version": 7,
-        "look": model.look(table),
+        "look": model.look(table, datetime.now(UTC)),  # (both phones, last seen at T0, are gone by now)
         "ruleset": "pocket",
         "played_on": "2026-11-30",
         "checks_required": True,
@@ -93,6 +94,8 @@ def test_the_push_has_the_shape_every_phone_reads():
                 "legend_clashes": [{"legend": "tribes-humans", "seats": [2]}],
                 "holder": model.phone_tag("ABC234", secret_hash(HOST)),
                 "checkers": [],
+                "seen_at": "2026-11-30T19:00:00+00:00",
+                "removable": False,  # the host's own seat
             },
             {
                 "seat": 2,
@@ -108,6 +111,8 @@ def test_the_push_has_the_shape_every_phone_reads():
                 "legend_clashes": [{"legend": "tribes-humans", "seats": [1]}],
                 "holder": model.phone_tag("ABC234", secret_hash(BO)),
                 "checkers": [],
+                "seen_at": "2026-11-30T19:00:00+00:00",
+                "removable": False,  # a Legend claimed: something entered
             },
         ],
     }

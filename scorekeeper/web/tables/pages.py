@@ -48,7 +48,7 @@ from ...store.models import Group
 from ...table import model, service
 from ...table.model import Phone, Seat, Table
 from ..display import qr_fits
-from ..extensions import limiter
+from ..extensions import csrf, limiter
 from ..forms import JoinCodeForm, SeatForm, SeatNameForm, StartTableForm
 from ..game_form import kingdom_context
 from ..i18n import (
@@ -176,7 +176,18 @@ def table(code: str):
             return keep_secret(response, table.code, phone.secret)
     if table.locked:
         return _locked_page(table)
+    table = service.here(table, cookie_secrets(table.code))
     return _table_page(table, SeatNameForm(formdata=None))
+
+
+@bp.post("/t/<code>/here")
+@csrf.exempt  # it changes nothing but when this cookie's phone was seen; a cross-site post carries no Lax cookie
+def here(code: str):
+    """The phone is at the table: its page is open (table.js says so every 30 s while shown,
+    :data:`~scorekeeper.table.model.HERE_EVERY`). ``204``; a request to move that nobody is
+    left to answer is carried out (:func:`service.here`)."""
+    service.here(find_table(code), cookie_secrets(model.normalise_code(code) or code))
+    return Response(status=204)
 
 
 def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | None = None, status: int = 200):
@@ -193,7 +204,11 @@ def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | Non
             messages=messages or [],
             full=table.is_full,
             may_take_seat=model.can_take_seat(table, phone),
-            may_move=model.movable_seats(table, phone),
+            may_move=[
+                (seat, seen_words(model.seen_ago(table, seat, service.now())))
+                for seat in model.movable_seats(table, phone)
+            ],
+            host_seen=seen_words(_ago(model.last_seen(table, table.host))),
             live=_live(table, phone),
             screen_link=url_for(".screen", code=table.code, _external=True),
         ),
@@ -357,7 +372,7 @@ def live(code: str):
     for table.js: asked every few seconds without a stream, when a page is shown
     again, and by a locked page a change reaches (it has not the words to draw it).
     Its ETag is the table's version with who asks; ``If-None-Match`` gives 304."""
-    table = find_table(code)
+    table = service.here(find_table(code), cookie_secrets(model.normalise_code(code) or code))
     phone = this_phone(table)
     compact = request.args.get("compact") == "1"
     tag = etag(table, phone, str(get_locale()), compact)
@@ -388,10 +403,10 @@ def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = 
     return Live(
         code=table.code,
         version=table.version,
-        look=model.look(table),
+        look=model.look(table, now),
         etag=etag(table, phone, str(get_locale()), compact),  # as /live would send it: its first ask gets a 304
         ticket=streams.ticket(table.code),
-        seats=[_live_seat(table, phone, seat, names) for seat in table.seats],
+        seats=[_live_seat(table, phone, seat, names, now) for seat in table.seats],
         names=names,
         by_number={seat.number: seat for seat in table.seats},
         my_seats=phone.seats,
@@ -401,6 +416,7 @@ def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = 
         move=move,
         move_by_me=model.is_move_asked_by(table, kept, now),
         move_by=_asker_names(table, move),
+        move_by_host=move is not None and move.asker == table.host,
         may_answer_move=model.can_answer_move(table, phone, now, kept),
         is_host=phone.host,
         phone=_holding(phone),
@@ -412,6 +428,8 @@ def _live(table: Table, phone: Phone, compact: bool = False, with_words: bool = 
         tags=" ".join(model.phone_tag(table.code, hashed) for hashed in kept),
         lang=str(get_locale() or "en"),
         url=url_for(".live", code=table.code, compact=1) if compact else url_for(".live", code=table.code),
+        now=int(now.timestamp() * 1000),
+        gone_after=int(model.GONE_AFTER.total_seconds()),
     )
 
 
@@ -426,7 +444,7 @@ def _holding(phone: Phone) -> str:
     return f"{'host' if phone.host else ''}:{','.join(map(str, sorted(phone.seats)))}"
 
 
-def _live_seat(table: Table, phone: Phone, seat: Seat, names: dict[int, str]) -> LiveSeat:
+def _live_seat(table: Table, phone: Phone, seat: Seat, names: dict[int, str], now: datetime) -> LiveSeat:
     """*seat* in *phone*'s live part, with what the phone may do with it now."""
     return LiveSeat(
         seat=seat,
@@ -434,7 +452,26 @@ def _live_seat(table: Table, phone: Phone, seat: Seat, names: dict[int, str]) ->
         may_enter=model.can_enter(table, phone, seat.number),
         may_check=model.can_check(table, phone, seat.number),
         checked_by=names.get(seat.checked_by) if seat.checked_by else None,
+        seen_at=None if (seen := model.last_seen(table, seat.holder)) is None else seen.isoformat(timespec="seconds"),
+        seen=seen_words(model.seen_ago(table, seat, now)),
+        gone=model.is_gone(table, seat.holder, now),
+        may_remove=model.can_remove_seat(table, phone, seat.number),
     )
+
+
+def _ago(seen: datetime | None) -> int | None:
+    """Seconds since *seen* (``None``: never)."""
+    return None if seen is None else max(0, int((service.now() - seen).total_seconds()))
+
+
+def seen_words(ago: int | None) -> str:
+    """When a seat's phone was last seen, *ago* seconds before (``None``: never), as its
+    seat says it ("seen 3 min ago"); table.js says it alike from the words of ``_live_words.html``."""
+    if ago is None:
+        return gettext("not seen yet")
+    if ago < 60:
+        return gettext("seen just now")
+    return gettext("seen %(count)d min ago", count=ago // 60)
 
 
 def _asker_names(table: Table, move: model.MoveRequest | None) -> str:
@@ -507,6 +544,8 @@ def seat(code: str, number: int):
     form's kingdom entry. With JavaScript every change goes to the API as a
     draft; without, "Save", and "Done" when all 16 cards are there (a post here)."""
     table = _table(code)
+    if request.method == "GET":
+        table = service.here(table, cookie_secrets(table.code))
     seat = table.seat(number)
     phone = this_phone(table)
     if not phone.may_enter(number):
@@ -642,9 +681,10 @@ def check(code: str, number: int):
     seat = table.seat(number)
     if table.locked:
         return redirect(url_for(".table", code=table.code), code=303)
-    phone = this_phone(table)
     if request.method == "GET":
-        return _first_look(table, seat, phone)
+        table = service.here(table, cookie_secrets(table.code))
+        return _first_look(table, table.seat(number), this_phone(table))
+    phone = this_phone(table)
     form = SeatNameForm()  # CSRF only
     if not form.validate() and "csrf_token" in form.errors:
         return _check_page(table, seat, [gettext(EXPIRED)], 400)
@@ -782,6 +822,20 @@ def move(code: str):
             return keep_secret(redirect(url_for(".table", code=after.code), code=303), after.code, secret)
         else:
             abort(400)
+    except GameError as error:
+        return _table_page(service.find(table.code) or table, SeatNameForm(formdata=None), [error_message(error)], 409)
+    return redirect(url_for(".table", code=table.code), code=303)
+
+
+@bp.post("/t/<code>/seats/<int:number>/remove")
+def remove_seat(code: str, number: int):
+    """The host removes seat *number*, with nothing entered (a stranger who took a seat)."""
+    table = _table(code)
+    form = SeatNameForm()  # CSRF only
+    if not form.validate() and "csrf_token" in form.errors:
+        return _table_page(table, SeatNameForm(formdata=None), [gettext(EXPIRED)], 400)
+    try:
+        service.remove_seat(table.code, number, cookie_secrets(table.code))
     except GameError as error:
         return _table_page(service.find(table.code) or table, SeatNameForm(formdata=None), [error_message(error)], 409)
     return redirect(url_for(".table", code=table.code), code=303)

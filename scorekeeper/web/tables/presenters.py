@@ -71,13 +71,23 @@ class Screen:
 
 @dataclass(frozen=True, slots=True)
 class LiveSeat:
-    """One seat in a phone's live part: the seat, and what this phone may do with it now."""
+    """One seat in a phone's live part: the seat, and what this phone may do with it now.
+
+    :ivar seen_at: when the phone holding it was last seen at the table (ISO 8601, ``None``: never);
+        *seen*: how long ago, in words ("seen 3 min ago").
+    :ivar gone: that phone is gone (:func:`~scorekeeper.table.model.is_gone`).
+    :ivar may_remove: this phone (the host's) may remove it (nothing entered).
+    """
 
     seat: Seat
     mine: bool
     may_enter: bool
     may_check: bool
     checked_by: str | None
+    seen_at: str | None = None
+    seen: str = ""
+    gone: bool = False
+    may_remove: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +101,15 @@ class Live:
     :ivar notes: what this phone's seats need to know, then what every phone does (each once).
     :ivar waiting: what the table waits for (above a seat's kingdom entry: but "entering").
     :ivar move: the request to move a seat waiting for an answer; *move_by_me*: this phone
-        asked it; *move_by*: the names of the seats the asking phone holds, or ``""``.
+        asked it; *move_by*: the names of the seats the asking phone holds, or ``""``;
+        *move_by_host*: the asking phone is the host's (holding no seat, when *move_by* is ``""``).
     :ivar phone: what this phone holds here, as ``"host:1,3"`` (table.js's key of the part).
     :ivar tags: the phone's tags (:func:`~scorekeeper.table.model.phone_tag`), space-separated.
     :ivar compact: the seats on one line; *with_words*: the words table.js draws with included.
     :ivar url: the address of the part alone (``/t/<code>/live``).
+    :ivar now: the server's time as it renders the part (ms since 1970: table.js counts how long
+        ago each phone was seen by it, whatever the phone's clock says); *gone_after*: seconds
+        after which a phone not seen is gone.
     """
 
     code: str
@@ -113,6 +127,7 @@ class Live:
     move: MoveRequest | None
     move_by_me: bool
     move_by: str
+    move_by_host: bool
     may_answer_move: bool
     is_host: bool
     phone: str
@@ -124,6 +139,8 @@ class Live:
     tags: str
     lang: str
     url: str
+    now: int = 0
+    gone_after: int = 0
 
 
 @dataclass(frozen=True, slots=True)

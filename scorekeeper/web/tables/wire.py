@@ -139,6 +139,10 @@ class Draft(TypedDict, total=False):
 # -- out: a seat, a table, the push
 
 
+def _iso(when: datetime | None) -> str | None:
+    return None if when is None else when.isoformat(timespec="seconds")
+
+
 def _now() -> datetime:
     """The time a push or an answer is built at (what the table waits for, a move's expiry)."""
     return datetime.now(UTC)
@@ -187,6 +191,16 @@ class PushSeat(TypedDict):
         Read(lambda seat, table: [model.phone_tag(table.code, holder) for holder in model.checkers(table, seat)]),
         Field(description="The tags of the phones that may check this kingdom now."),
     ]
+    seen_at: Annotated[
+        DateTime | None,
+        Read(lambda seat, table: _iso(model.last_seen(table, seat.holder))),
+        Field(description="When the phone holding the seat was last seen at the table (null: never)."),
+    ]
+    removable: Annotated[
+        bool,
+        Read(lambda seat, table: model.is_removable(table, seat)),
+        Field(description="The host may remove it now: nothing is entered, and it is not the host's own seat."),
+    ]
 
 
 class Seat(PushSeat):
@@ -219,6 +233,14 @@ class Move(TypedDict):
     seat: SeatNumber | None
     asker: PhoneTag
     by: Annotated[list[SeatNumber], Field(description="The seats the asking phone holds already.")]
+    host: Annotated[bool, Field(description="Whether the asking phone is the host's.")]
+    answerers: Annotated[
+        list[PhoneTag],
+        Field(
+            description="The tags of the phones that may answer it now: the phone holding what is asked for "
+            "while it is there, else every other phone at the table that is there."
+        ),
+    ]
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -229,7 +251,7 @@ class _TableFields(TypedDict):
     version: Version
     look: Annotated[
         str,
-        Read(lambda table, _: model.look(table)),
+        Read(lambda table, _: model.look(table, _now())),
         Field(description="A digest of all a page shows but the card counts."),
     ]
     ruleset: Annotated[str, _named("Ruleset")]
