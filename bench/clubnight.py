@@ -143,7 +143,7 @@ class ClubRun(tables.Run):
         self.gap_delays: list[float] = []
         self.noticed: list[float] = []  # seconds from Redis stopped to a page saying so
         self.resumed: list[float] = []  # seconds from Redis back to a push reaching a page
-        self.told_wrongly = 0  # pages told the beats stopped while Redis was there (a slow beat)
+        self.told_wrongly: list[float] = []  # when pages were told the beats stopped with Redis there
         self.last_lock: dict[str, float] = {}  # group id → its last lock's answer
         self.locked_into: dict[str, int] = defaultdict(int)  # group id → its tables locked
         self.standing_waits: dict[str, asyncio.Task] = {}  # group id → its standing watched since its last lock
@@ -220,7 +220,7 @@ def club_phone(kind: type, group: dict[str, Any]) -> type:
                 if run.gap is not None and not run.gap[1]:
                     run.noticed.append(now - max(run.gap[0], self.since))
                 elif run.gap is None or now - run.gap[1] > 2 * self.every + 0.5:
-                    run.told_wrongly += 1
+                    run.told_wrongly.append(now)
                 self._spawn(self._asking())
 
         async def _asking(self) -> None:
@@ -403,7 +403,13 @@ async def club_drive(args: argparse.Namespace, serving: Any, meter: Any, seeded:
         "gap_delay_max": max(run.gap_delays, default=float("nan")),
         "noticed": [tables.percentile(run.noticed, q) for q in (0.5, 0.95, 1.0)] + [len(run.noticed)],
         "resumed": [tables.percentile(run.resumed, q) for q in (0.5, 0.95, 1.0)] + [len(run.resumed)],
-        "told_wrongly": run.told_wrongly,
+        "told_wrongly": len(run.told_wrongly),
+        # seconds after Redis came back of each (negative: before Redis stopped)
+        "told_wrongly_at": sorted(
+            round(t - gap[1], 1) if gap[1] and t > gap[1] else round(t - gap[0], 1) for t in run.told_wrongly
+        )
+        if gap
+        else [],
         "gap_seconds": (gap[1] - gap[0]) if gap and gap[1] else None,
         "standing_current": current,
         "correction_seconds": extra.get("correction_seconds"),
@@ -453,7 +459,10 @@ def club_report(f: dict[str, Any]) -> None:
     r50, r95, rmax, rn = f["resumed"]
     told = f"p50 {seconds(n50)}, p95 {seconds(n95)}, max {seconds(nmax)} ({nn} pages)"
     print(f"  Redis stopped {seconds(f['gap_seconds'])}: pages told {told}")
-    print(f"  pages told so with Redis there (a beat late): {f['told_wrongly']}")
+    print(
+        f"  pages told so with Redis there (a beat late): {f['told_wrongly']}, at (s after Redis was back, "
+        f"negative: before it stopped) {f['told_wrongly_at']}"
+    )
     back = f"p50 {seconds(r50)}, p95 {seconds(r95)}, max {seconds(rmax)} ({rn} pages)"
     print(f"  pushes back after Redis returned: {back}")
     print(f"  the correction answered in {seconds(f['correction_seconds'])}")
