@@ -4,9 +4,11 @@ The cookie ``groups`` holds, signed with the app's secret key (itsdangerous),
 up to :data:`MAX_GROUPS` entries ``[group public id, invite secret, chosen]``,
 the group used last first. ``chosen`` (1) marks a group this phone itself chose
 for a game (a save, a lock, a new group); a group added by opening a link
-(an invite, a table pass) is not, and the save form never picks it for the
-phone: a link someone else made it open must not decide where its next game
-goes (entries of two items, from before the mark, count as not chosen). An
+(an invite, a table pass) is not, and goes last: the save form offers first
+the group this phone chose last, and a link's group only to a phone that
+never chose one (never "A new group" to a phone in a group: a tap without
+reading would start another); entries of two items, from before the mark,
+count as not chosen. An
 entry counts while its secret is the group's current one
 (``store.groups.opens``), so a replaced invite link locks out the phones that
 joined with the old one. The cookie is ``HttpOnly`` and ``SameSite=Lax``,
@@ -128,10 +130,13 @@ def invite_secret(group: Group) -> str | None:
 
 def chosen_group() -> Group | None:
     """The group the save form offers first: the one this phone chose for a
-    game last (a save, a lock, a new group), never one only opened by a link;
-    ``None`` for "A new group"."""
+    game last (a save, a lock, a new group), else the one it joined last (a
+    table's "Add it to my History", an invite link); ``None`` ("A new group")
+    only for a phone in no group, so that a tap without reading never starts
+    another group."""
+    groups = phone_groups()
     chosen = {key.public_id for key in _cookie_keys() if key.chosen}
-    return next((group for group in phone_groups() if group.public_id in chosen), None)
+    return next((group for group in groups if group.public_id in chosen), groups[-1] if groups else None)
 
 
 def join(group: Group, secret: str, *, chosen: bool = True) -> None:

@@ -133,12 +133,13 @@ def test_the_invite_link_adds_the_group_to_another_phone(phones):
     assert cookie.http_only and cookie.same_site == "Lax"
     assert history_ids(bo) == [first.removeprefix("/g/")]
 
-    # Bo's next save offers the group (not chosen: a link chooses nothing); saved there, Ana sees it too
+    # Bo's next save offers the group, Bo's only one, first (issue 33: never "A new group" to a
+    # phone in a group); saved there, Ana sees it too
     token = sheet_token(bo, game_of("Ana", "Bo", "Cy", "Di"), "2026-11-30")
     choice = soup_of(bo.get(f"/sheet/{token}")).select("#group-choice input[name=group]")
     assert [(i["value"], i.has_attr("checked")) for i in choice] == [
-        (group_path.removeprefix("/groups/"), False),
-        ("new", True),
+        (group_path.removeprefix("/groups/"), True),
+        ("new", False),
     ]
     second = save(bo, game_of("Ana", "Bo", "Cy", "Di"), "2026-11-30", group=group_path.removeprefix("/groups/"))
     assert history_ids(ana) == [second.removeprefix("/g/"), first.removeprefix("/g/")]
@@ -358,37 +359,37 @@ def test_an_invite_link_does_not_choose_where_the_next_game_goes(phones):
     ]
 
 
-def test_a_phone_in_no_group_is_never_given_the_group_of_a_link_it_opened(phones, db_app):
-    """README: a link someone else made a phone open never chooses where its next game goes,
-    even when it is the only group of the phone (issue 24, item 2)."""
+def test_a_phone_whose_only_group_came_from_a_link_is_offered_it_never_a_new_group(phones, db_app):
+    """README: the save form never offers "A new group" first to a phone in a group: a tap
+    without reading would start another (issue 33, item 4; before, a group a link added was
+    never chosen, issue 24, item 2). A group this phone chose itself still comes first."""
     ana, bo, _ = phones
     save(ana, game_of("Ana", "Bo"), group_name="Ana's")
     [ana_group] = group_paths(ana)
     assert bo.get(invite_link(ana, ana_group).removeprefix("http://localhost")).status_code == 303
-    assert group_paths(bo) == [ana_group]  # Bo's phone is in Ana's group (her history)...
+    assert group_paths(bo) == [ana_group]
     token = sheet_token(bo, game_of("Bo", "Cy", "Ed", "Flo"), "2026-11-30")
     choice = soup_of(bo.get(f"/sheet/{token}")).select("#group-choice input[name=group]")
-    assert [(i["value"], i.has_attr("checked")) for i in choice] == [  # ...but not where its games go
-        (ana_group.removeprefix("/groups/"), False),
-        ("new", True),
+    assert [(i["value"], i.has_attr("checked")) for i in choice] == [
+        (ana_group.removeprefix("/groups/"), True),
+        ("new", False),
     ]
-    # a save without a choice (a form from before the choice, a client of its own) does not go there either
+    # a save without a choice (a client of its own) goes where the form would have sent it
     saved = bo.post("/games", data={"token": token})
     assert saved.status_code == 303
-    assert "Bo" in soup_of(bo.get(saved.headers["Location"])).get_text()
-    assert len(group_paths(bo)) == 2
-    ana_games = soup_of(ana.get("/games")).get_text()
-    assert "Flo" not in ana_games
-    # once Bo's phone saves in Ana's group itself, it is offered first from then on
-    save(bo, game_of("Bo", "Ana", "Ed", "Flo"), "2026-12-01", group=ana_group.removeprefix("/groups/"))
+    assert group_paths(bo) == [ana_group]
+    assert "Flo" in soup_of(ana.get("/games")).get_text()
+    # a group Bo's phone makes itself comes first from then on, before the link's
+    save(bo, game_of("Bo", "Ana", "Ed", "Flo"), "2026-12-01", group="new", group_name="Bo's")
     token = sheet_token(bo, game_of("Bo", "Ana", "Ed", "Flo"), "2026-12-02")
     checked = soup_of(bo.get(f"/sheet/{token}")).select_one("#group-choice input[name=group]:checked")
-    assert checked["value"] == ana_group.removeprefix("/groups/")
+    assert checked["value"] == group_paths(bo)[0].removeprefix("/groups/") != ana_group.removeprefix("/groups/")
 
 
 def test_groups_of_a_cookie_from_before_the_mark_are_not_chosen(phones, db_app):
     """A cookie written before groups were marked as chosen ([id, secret] pairs) cannot say
-    which group the phone chose and which a link added: none is chosen for it."""
+    which group the phone chose and which a link added: none is chosen, and the form offers
+    the group joined last, never "A new group" (issue 33)."""
     ana, bo, _ = phones
     save(ana, game_of("Ana", "Bo"), group_name="Ana's")
     serializer = URLSafeSerializer(db_app.secret_key, salt="scorekeeper-groups")
@@ -397,7 +398,7 @@ def test_groups_of_a_cookie_from_before_the_mark_are_not_chosen(phones, db_app):
     bo.set_cookie("groups", serializer.dumps([entry[:2] for entry in entries]))
     token = sheet_token(bo, game_of("Bo", "Cy", "Ed", "Flo"), "2026-11-30")
     checked = soup_of(bo.get(f"/sheet/{token}")).select_one("#group-choice input[name=group]:checked")
-    assert checked["value"] == "new"
+    assert checked["value"] == entries[0][0]
 
 
 def test_a_group_is_renamed_for_all_its_members(phones):

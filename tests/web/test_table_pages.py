@@ -717,10 +717,10 @@ def test_every_phone_seated_at_a_locked_table_adds_its_group_in_one_tap(app, cli
     assert "Ada" in history.get_text() and "Bo" in history.get_text()
     cookie = bo.get_cookie("groups").value
     assert "t." in __import__("itsdangerous").URLSafeSerializer("test", salt="scorekeeper-groups").loads(cookie)[0][1]
-    # the group someone else made is not chosen for Bo's next save
-    form = soup(bo.get("/"))
-    chosen = form.select_one("input[name=group]:checked")
-    assert chosen is None or chosen["value"] == "new"
+    # Bo's only group is offered for Bo's next save, never "A new group" (issue #33)
+    sheet = bo.post("/", data=form_data({"ruleset": "pocket", "players": players}) | {"played_on": "2026-12-01"})
+    form = soup(bo.get(sheet.headers["Location"]))
+    assert form.select_one("#group-choice input[name=group]:checked")["value"] != "new"
     # a replaced invite link ends the pass, as it ends every member's old link
     with app.app_context():
         group = find_group(soup(client.get("/groups")).select_one("a[href^='/groups/']")["href"].split("/")[2])
