@@ -12,7 +12,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
@@ -188,47 +188,66 @@ def save_game(
 def save_once(
     game: Game, details: Details, save_key: str, secret: str, *, group: Group | None = None
 ) -> tuple[SavedGame, bool]:
-    """Store *game* saved from the sheet whose :func:`sheet_key` is *save_key*,
-    unless that sheet was saved already: then nothing is written.
+    """Store *game* saved from the sheet whose :func:`sheet_key` is *save_key*
+    into *group*, unless that sheet was saved into *group* already: then nothing
+    is written.
 
-    The database decides (a unique key), so two saves of one sheet at the same
-    moment, on SQLite or PostgreSQL, store one game: the one that loses the race
-    gets the other's game back.
+    The database decides (a key unique per group, and an edit secret unique: one
+    save form sent twice derives the same), so two saves of one sheet into one group,
+    or of one form into "A new group" each, at the same moment, on SQLite or
+    PostgreSQL, store one game: the one that loses the race gets the other's game
+    back (its new group made for nothing is rolled back with it). Another group
+    keeps a game of its own (issue 33).
 
     :param secret: the secret of the private edit link of a new game.
-    :param group: the group a new game belongs to (as :func:`save_game`); the
-        game saved before keeps its own.
+    :param group: the group a new game belongs to (as :func:`save_game`).
     :returns: the saved game and whether it was stored just now (``False``:
-        the game saved from this sheet before, with its own secret).
+        the game saved from this sheet into *group* before, with its own secret).
     """
+    group_id = group.id if group is not None else None  # read before a rollback forgets a new group's
     try:
         saved, _ = save_game(game, details, group=group, save_key=save_key, secret=secret)
         return saved, True
     except IntegrityError:
         db.session.rollback()
-        existing = find_by_key(save_key)
+        games = saved_from(save_key)
+        existing = next((saved for saved in games if may_edit(saved, secret)), None) or next(
+            (saved for saved in games if group_id is not None and saved.group_id == group_id), None
+        )
         if existing is None:  # another constraint failed: not a second save of this sheet
             raise
         return existing, False
 
 
-def find_by_key(save_key: str) -> SavedGame | None:
-    """The game saved from the sheet with this :func:`sheet_key`, or ``None``."""
-    return db.session.scalar(select(SavedGame).where(SavedGame.save_key == save_key))
+def saved_from(save_key: str) -> list[SavedGame]:
+    """The games saved from the sheet with this :func:`sheet_key`, one per group at most,
+    the first saved first."""
+    return list(db.session.scalars(select(SavedGame).where(SavedGame.save_key == save_key).order_by(SavedGame.id)))
 
 
-_PUBLIC_ID_BY_KEY = select(SavedGame.public_id).where(SavedGame.save_key == bindparam("key"))
-
-
-def saved_public_id(save_key: str) -> str | None:
-    """The public id of the game saved from the sheet with this :func:`sheet_key`,
-    or ``None``: what every view of a sheet link asks. One indexed column on a
-    pooled connection of its own, the statement built once: a fifth of an ORM
-    query's time (nothing else of the request is in the session).
+def saved_public_id(save_key: str, group_ids: Sequence[int] | None) -> str | None:
+    """The public id of the game saved from the sheet with this :func:`sheet_key` into one
+    of the groups *group_ids* (``None``: any group, an open history), or ``None``: what
+    every view of a sheet link asks, for the groups the phone belongs to (a game of a
+    group it is not in is never linked to it). One indexed column on a pooled connection
+    of its own, the statement built once: a fifth of an ORM query's time (nothing else of
+    the request is in the session).
 
     :raises sqlalchemy.exc.SQLAlchemyError: when the database cannot answer."""
+    if group_ids is not None and not group_ids:
+        return None
     with db.engine.connect() as connection:
-        return connection.execute(_PUBLIC_ID_BY_KEY, {"key": save_key}).scalar()
+        if group_ids is None:
+            return connection.execute(_PUBLIC_ID_BY_KEY, {"key": save_key}).scalar()
+        return connection.execute(_PUBLIC_ID_BY_KEY_IN, {"key": save_key, "groups": list(group_ids)}).scalar()
+
+
+_PUBLIC_ID_BY_KEY = select(SavedGame.public_id).where(SavedGame.save_key == bindparam("key")).limit(1)
+_PUBLIC_ID_BY_KEY_IN = (
+    select(SavedGame.public_id)
+    .where(SavedGame.save_key == bindparam("key"), SavedGame.group_id.in_(bindparam("groups", expanding=True)))
+    .limit(1)
+)
 
 
 def _public_id() -> str:

@@ -76,8 +76,9 @@ class SavedGame(Model):
     :ivar public_id: the unguessable id of the read-only link.
     :ivar edit_token_hash: SHA-256 (hex) of the secret of the private edit link.
     :ivar save_key: the key of the sheet it was saved from (:func:`~.games.sheet_key`,
-        64 hex digits), unique: the same sheet saved again gives this game, never a
-        second one. ``None`` for imported games and for duplicates saved before the key.
+        64 hex digits), unique in its group: the same sheet saved again into the group
+        gives this game, never a second one; another group keeps its own copy (issue 33).
+        ``None`` for imported games, games locked at a table, and duplicates saved before the key.
     :ivar revision: 1 for the first save, +1 per correction; also SQLAlchemy's
         version counter, so a correction based on an older revision fails.
     :ivar entry: the game file object (ruleset, players with name, kingdom, legends).
@@ -94,12 +95,17 @@ class SavedGame(Model):
         Index("ix_saved_games_group_history", "group_id", "played_on", "created_at", "id"),
         Index("ix_saved_games_group_played_on_id", "group_id", "played_on", "id"),
         Index("ix_saved_games_played_on_id", "played_on", "id"),
+        # one game per sheet and group: a double tap, a retry, or another phone of the group
+        Index("ix_saved_games_group_save_key", "group_id", "save_key", unique=True),
+        # one game per save form: the same form sent twice (its edit secret derived from it), even
+        # into a new group each time
+        Index("ix_saved_games_edit_token_hash", "edit_token_hash", unique=True),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     edit_token_hash: Mapped[str] = mapped_column(String(64))
-    save_key: Mapped[str | None] = mapped_column(String(64), unique=True, index=True, default=None)
+    save_key: Mapped[str | None] = mapped_column(String(64), index=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revision: Mapped[int] = mapped_column(Integer)
@@ -371,6 +377,26 @@ class TableSeat(Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     table: Mapped[ScoreTable] = relationship(back_populates="seats")
+
+
+class TableGroupOffer(Model):
+    """A group that a phone seated at a shared table offers for the table's game: the
+    host may lock the table into it, though the host's phone is not in the group (a
+    borrowed phone). Only the host's phone is shown its name (issue 33).
+
+    :ivar holder: SHA-256 (hex) of the offering phone's secret at the table.
+    :ivar invite_hash: the group's invite hash when it was offered: a replaced invite
+        link (which locks out the phones that joined with the old one) ends the offer.
+    """
+
+    __tablename__ = "table_group_offers"
+    __table_args__ = (Index("ix_table_group_offers_group", "group_id"),)
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    invite_hash: Mapped[str] = mapped_column(String(64))
+    offered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Readiness(Model):

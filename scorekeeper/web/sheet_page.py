@@ -44,6 +44,7 @@ from .i18n import (
     warning_message,
 )
 from .links import DamagedLink, decode_game
+from .membership import visible_group_ids
 from .ownership import new_attempt
 from .pdf import BUSY_RETRY_AFTER, PDF_PACKAGES, PdfBusy, choose_paper, render_pdf, unavailable
 from .phone_parts import ATTEMPT, CSRF_TOKEN
@@ -264,14 +265,16 @@ def token_key(token: str) -> str | None:
 
 
 def _saved_from(token: str) -> str | None:
-    """The public id of the game saved from this sheet link, if any. The sheet
-    needs no database: if it cannot be asked, the page offers to save (and the
-    save answers "Already saved" if so)."""
+    """The public id of the game saved from this sheet link into a group this phone
+    belongs to (any group in an open history), if any: a game of another group is
+    never linked to it, and the page offers to save the game into its own (issue 33).
+    The sheet needs no database: if it cannot be asked, the page offers to save (and
+    the save answers "Already saved" if so)."""
     key = token_key(token)
     if key is None:
         return None
     try:
-        return store.saved_public_id(key)
+        return store.saved_public_id(key, visible_group_ids())
     except SQLAlchemyError:
         current_app.logger.warning("could not ask the database whether a sheet was saved", exc_info=True)
         return None

@@ -425,21 +425,33 @@ def test_a_first_save_left_unnamed_starts_a_group_called_our_games(phones):
     assert [a.get_text() for a in soup_of(phone.get("/groups")).select("#groups a")] == ["Our games"]
 
 
-def test_the_game_saved_first_keeps_its_group(phones):
-    """README: the same sheet saved from a phone of another group gives that game (its
-    read-only page), not a copy in the second group."""
-    ana, bo, _ = phones
+def test_a_sheet_saved_by_another_groups_phone_never_links_there_and_is_saved_into_ones_own(phones):
+    """Measured (issue 33): a phone without cookies that scored a game already saved by
+    another group's phone got "Already saved: open it", a link into that other group, and
+    no way to save the game into its own. README: a sheet is saved once per group; a phone
+    of another group (or of none) is offered the save form, and saves a copy of its own."""
+    ana, bo, stranger = phones
     game = game_of("Ana", "Bo", "Cy", "Di")
     token = sheet_token(ana, game)
-    first = ana.post("/games", data={"token": token, "group_name": "Ana's"})
-    assert first.status_code == 303
+    first = ana.post("/games", data={"token": token, "group_name": "Ana's"}).headers["Location"]
+    for phone in (stranger, bo):
+        page = soup_of(phone.get(f"/sheet/{token}"))
+        assert page.select_one("#already-saved") is None and page.select_one("form#save-game")
+        assert first not in str(page)  # no link into Ana's group
     save(bo, game_of("Eve", "Flo"), group_name="Bo's")  # Bo's phone is in a group of its own
     [bo_group] = group_paths(bo)
     again = bo.post("/games", data={"token": token, "group": bo_group.removeprefix("/groups/")})
-    assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
-    assert soup_of(bo.get(again.headers["Location"])).select_one("#edit") is None  # read-only for Bo
-    assert first.headers["Location"].removeprefix("/g/") not in history_ids(bo)  # not a copy in Bo's group
-    assert history_ids(ana) == [first.headers["Location"].removeprefix("/g/")]
+    copy = again.headers["Location"]
+    assert again.status_code == 303 and copy != first
+    assert soup_of(bo.get(copy)).select_one("#edit") is not None  # Bo's own game, Bo corrects it
+    assert copy.removeprefix("/g/") in history_ids(bo) and first.removeprefix("/g/") not in history_ids(bo)
+    assert history_ids(ana) == [first.removeprefix("/g/")]
+    # each group's phone is now told its own game is saved, and linked to it
+    for phone, own in ((bo, copy), (ana, first)):
+        assert soup_of(phone.get(f"/sheet/{token}")).select_one("#already-saved a")["href"] == own
+    # the stranger (no cookies) saves into a new group of its own
+    saved = stranger.post("/games", data={"token": token, "group": "new"}).headers["Location"]
+    assert saved not in (first, copy) and soup_of(stranger.get(saved)).select_one("#edit") is not None
 
 
 def test_a_rematch_link_carries_no_group_and_its_phone_saves_in_the_same_group(phones):

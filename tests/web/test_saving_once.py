@@ -1,11 +1,12 @@
 """One game per save (issue 12, item 1): a double post, a retry, Back and save
-again, or a second person saving the same sheet link gives the game already
-saved, never a second one; on SQLite and PostgreSQL, one after the other and at
-the same moment.
+again, or a second phone of the group saving the same sheet link gives the game
+already saved, never a second one; on SQLite and PostgreSQL, one after the other
+and at the same moment. (A phone of another group saves a copy of its own into
+its own group: tests/web/test_group_choice.py.)
 
 How "the same sheet" is recognised: by its key, the SHA-256 of the game (its
 game file object) and the date played (``store.games.sheet_key``), stored
-unique with the game. The sheet link itself is not the key: an old-format link
+with the game, unique in its group. The sheet link itself is not the key: an old-format link
 of the same game is the same sheet. A per-form nonce is not the key either (a
 second person's form has another); it only decides who gets the private link
 back: the same form sent again does, anyone else gets "Already saved".
@@ -69,14 +70,18 @@ def test_the_same_form_posted_twice_stores_one_game_and_keeps_its_private_link(d
     assert len(saved_games(db_client)) == 1
 
 
-def test_back_and_save_again_or_a_second_person_gets_the_game_already_saved(db_client):
+def test_back_and_save_again_or_a_second_phone_of_the_group_gets_the_game_already_saved(db_client):
+    from tests.web.test_groups import group_paths, invite_link
+
     other = db_client.application.test_client()  # another phone with the same sheet link
     form, their_form, second_tab = save_form(db_client), save_form(other), save_form(db_client)  # all open at once
     public = db_client.post("/games", data=form).headers["Location"]
+    [group_path] = group_paths(db_client)
+    assert other.get(invite_link(db_client, group_path).removeprefix("http://localhost")).status_code == 303
     second = other.post("/games", data=their_form | {"notes": "ours"})
     assert second.status_code == 303 and second.headers["Location"] == public
     page = soup_of(other.get(public))
-    assert page.select_one("#flash").get_text().startswith("Already saved")
+    assert "Already saved" in page.select_one("#flash").get_text()
     assert page.select_one("#private-link") is None and page.select_one("#edit") is None  # read-only for them
     sheet = soup_of(other.get("/sheet/" + form["token"]))  # reopening the sheet link says so at once
     assert sheet.select_one("form#save-game") is None
@@ -133,14 +138,24 @@ def test_a_save_that_loses_the_race_at_the_database_gets_the_winners_game(db_app
     """The unique key decides: one save has inserted its game but not committed
     yet; another save of the same sheet inserts too, waits for the first, gets
     the IntegrityError and answers the first one's game."""
+    from scorekeeper.store.groups import create_group
+    from scorekeeper.store.models import Group
+
     key = store.sheet_key(Game.from_dict(FOUR["game"]), DAY)
     inserted, committing = threading.Event(), threading.Event()
     winner: list[str] = []
+    with db_app.app_context():
+        group_id = create_group("Tuesdays")[0].id  # the key is unique in a group
 
     def first() -> None:
         with db_app.app_context():
             saved, _ = store.save_game(
-                Game.from_dict(FOUR["game"]), store.Details(DAY), commit=False, save_key=key, secret="a" * 32
+                Game.from_dict(FOUR["game"]),
+                store.Details(DAY),
+                group=db.session.get(Group, group_id),
+                commit=False,
+                save_key=key,
+                secret="a" * 32,
             )
             db.session.flush()  # the row is written and its key taken, not committed
             winner.append(saved.public_id)
@@ -154,7 +169,9 @@ def test_a_save_that_loses_the_race_at_the_database_gets_the_winners_game(db_app
     thread.start()
     assert inserted.wait(10)
     with db_app.app_context():
-        saved, stored_now = store.save_once(Game.from_dict(FOUR["game"]), store.Details(DAY), key, "b" * 32)
+        saved, stored_now = store.save_once(
+            Game.from_dict(FOUR["game"]), store.Details(DAY), key, "b" * 32, group=db.session.get(Group, group_id)
+        )
         assert committing.is_set()  # it waited for the first's commit (it cannot finish before it)
         assert not stored_now and saved.public_id == winner[0]
         assert store.may_edit(saved, "a" * 32) and not store.may_edit(saved, "b" * 32)

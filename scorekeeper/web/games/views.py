@@ -203,9 +203,11 @@ def save():
     """Save the game of a sheet link, once: land on its read-only page, which
     shows the private link this once; this phone remembers it (a cookie).
 
-    The same sheet saved again (a double tap, a retry, Back and save, or
-    someone else with the link) gives the game saved first: the same form
-    sent again still gets its private link; any other form, "Already saved"."""
+    The same sheet saved again into a group (a double tap, a retry, Back and
+    save, or another phone of the group with the link) gives the game saved
+    first: the same form sent again still gets its private link; any other
+    form, "Already saved". A phone of another group saves its own copy into
+    its own group, and is never sent to the first (issue 33)."""
     form = SaveGameForm()
     if not form.validate():
         if not form.token.data:
@@ -225,7 +227,7 @@ def save():
     except GameError as problem:
         abort(400, description=gettext("Nothing was saved: %(problem)s.", problem=error_text(problem)))
     secret = derived_secret(key, form.attempt.data)
-    saved, stored_now = store.find_by_key(key), False
+    saved, stored_now = _saved_before(key, secret), False
     if saved is None:  # (an existing game: no group chosen or made for nothing)
         try:
             group = group_for_save()
@@ -247,6 +249,19 @@ def save():
             )
         )
     return response
+
+
+def _saved_before(key: str, secret: str) -> SavedGame | None:
+    """The game saved from the sheet *key* that a save of it gives again: the one in a
+    group this phone belongs to, or the one this very form saved (*secret*: a double tap
+    or a retry of a phone that keeps no cookie). A game of another group only is never
+    given: the phone saves its own copy into its own group (issue 33)."""
+    games = store.saved_from(key)
+    visible = visible_group_ids()
+    return next(
+        (saved for saved in games if visible is None or saved.group_id in visible),
+        next((saved for saved in games if store.may_edit(saved, secret)), None),
+    )
 
 
 @bp.get("/g/<public_id>")
