@@ -808,6 +808,7 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "seat-not-yours": lambda w, p: w._("only the seat's own phone or the host can change seat %(seat)d", **p),
     "host-only": lambda w, p: w._("only the host can do this"),
     "check-needs-seat": lambda w, p: w._("only a player seated at the table can check a kingdom"),
+    "group-offer-needs-seat": lambda w, p: w._("only a phone seated at the table can offer its group for the game"),
     "check-own-seat": lambda w, p: w._("a kingdom is checked by another player, not by its owner"),
     "check-entered": lambda w, p: w._(
         "this phone entered cards of this kingdom: another player, on another phone, checks it"

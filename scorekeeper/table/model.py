@@ -959,6 +959,12 @@ def can_add_game_group(table: Table, phone: Phone) -> bool:
     return table.locked and phone.is_anyone
 
 
+def can_offer_group(table: Table, phone: Phone) -> bool:
+    """Whether *phone* may offer one of its groups for the game of the open *table*, for
+    the host to lock it into (issue 33): a phone seated at it, or the host's."""
+    return not table.locked and phone.is_anyone
+
+
 # -- what the table is waiting for
 
 

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import GameError, GameErrors, get_ruleset
+from ..store import offers as group_offers
 from ..store import tables as rows
 from ..store.db import db
 from ..store.games import Details, check_played_on, save_game
@@ -299,6 +300,35 @@ def answer_move(code: str, secrets: Secrets, allow: bool) -> Table:
     return _change(code, step)
 
 
+def offer_group(code: str, secrets: Secrets, group: Group, offered: bool = True) -> Table:
+    """The phone keeping *secrets*, seated at the open table (or its host), offers its
+    *group* for the table's game (*offered* ``False``: takes its offer back), so that the
+    host may lock the table into it (:func:`lock`; issue 33). The caller checks that the
+    phone belongs to *group*. A change of the table: the pages that show it are told.
+
+    :raises NotAllowed: ``"group-offer-needs-seat"``. :raises TableConflict: ``"table-locked"``.
+    """
+
+    def step(table: Table) -> Table:
+        phone = model.identify(table, secrets)
+        if not model.can_offer_group(table, phone):
+            raise model.NotAllowed("group-offer-needs-seat")
+        holder = model.secret_hash(phone.secret or "")
+        if offered:
+            group_offers.offer(table.code, group, holder, now())
+        else:
+            group_offers.withdraw(table.code, group, holder)
+        return table
+
+    return _change(code, step)
+
+
+def offered_groups(table: Table) -> list[group_offers.Offer]:
+    """The groups the phones at *table* offer for its game (:func:`offer_group`), each with
+    the hash of the offering phone's secret, the first offered first."""
+    return group_offers.offers(table.code)
+
+
 class Locked(NamedTuple):
     """What locking a table gives: its saved game, the secret of the game's private
     edit link (:func:`edit_link_secret`), and the group the game is in (``None``: none)."""
@@ -314,7 +344,8 @@ def lock(code: str, secrets: Secrets, group: Group | NewGroup | None = None) -> 
     again: twice, or from two processes at once, there is exactly one game.
 
     :param group: the group the game goes to, as the host chose it (its players
-        join the group's roster): an existing one, or a :class:`~.store.groups.NewGroup`
+        join the group's roster): one of the host phone's, one a seated phone offered
+        (:func:`offer_group`; the caller checks which), or a :class:`~.store.groups.NewGroup`
         made here, in the lock's transaction (a refused lock makes none);
         ``None``: outside every group. The first lock decides: a table locked
         before keeps its game's group, and no group is made.

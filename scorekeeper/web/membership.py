@@ -26,6 +26,7 @@ from ``web.phone_parts``, as each response leaves.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -82,10 +83,13 @@ def _cookie_keys() -> list[GroupKey]:
 @dataclass(frozen=True)
 class GroupChoice:
     """A group as the save form offers it: read once, so that the form can be
-    shown again after a failed save without reaching for the database."""
+    shown again after a failed save without reaching for the database.
+    *offered_by*: the seat names of the phone that offered it at a shared table
+    (the host's lock, :func:`offer_groups`); ``""``: one of this phone's groups."""
 
     public_id: str
     name: str
+    offered_by: str = ""
 
 
 def phone_groups() -> list[Group]:
@@ -197,16 +201,29 @@ def _store_keys(keys: list[GroupKey]) -> None:
         return response
 
 
+def offer_groups(offers: Sequence[tuple[Group, str]]) -> None:
+    """Have this request's group choice (the host's lock of a shared table) offer the
+    groups that seated phones offered for the table's game, each ``(group, who
+    offered it)``, after this phone's own (issue 33). Only the host's page is given them."""
+    own = {group.public_id for group in phone_groups()}
+    g.offered_choices = [
+        GroupChoice(group.public_id, group.name, who) for group, who in offers if group.public_id not in own
+    ]
+
+
 def group_choice(error: str | None = None) -> str:
-    """The save form's part that chooses the group: this phone's groups, or a new one (named)."""
+    """The save form's part that chooses the group: this phone's groups (and, at a
+    table's lock, those offered: :func:`offer_groups`), or a new one (named); the
+    first offered is :func:`chosen_group`, else the first offered at the table."""
     phone_groups()
-    groups: list[GroupChoice] = g.group_choices
+    offered: list[GroupChoice] = g.get("offered_choices", [])
+    groups: list[GroupChoice] = [*g.group_choices, *offered]
     if not groups and request.method != "POST" and error is None and g.get("group_error") is None:
         return _first_group_choice(str(get_locale() or "en"))
     chosen = request.form.get("group") if request.method == "POST" else None
     if chosen is None or (chosen != "new" and chosen not in {grp.public_id for grp in groups}):
-        offered = chosen_group()
-        chosen = offered.public_id if offered is not None else "new"
+        own = chosen_group()
+        chosen = own.public_id if own is not None else offered[0].public_id if offered else "new"
     return render_template(
         "groups/_group_choice.html",
         groups=groups,
@@ -230,22 +247,23 @@ def roster_suggestions() -> str:
     return render_template("groups/_roster.html", names=names) if names else ""
 
 
-def chosen_for_save(new_secret: str | None = None) -> Group | NewGroup:
+def chosen_for_save(new_secret: str | None = None, offered: Sequence[Group] = ()) -> Group | NewGroup:
     """The group a game being saved goes to, as the save form chose it, nothing made
-    or joined yet: one of this phone's groups (``group``: its public id), or a new
-    one (``"new"``, named ``group_name``, empty: "Our games") with *new_secret* as
-    its invite secret if given (else a random one); without a choice, the group this
-    phone chose last (:func:`chosen_group`), or a new one.
+    or joined yet: one of this phone's groups (``group``: its public id), one of the
+    groups *offered* at a shared table (the host's lock), or a new one (``"new"``,
+    named ``group_name``, empty: "Our games") with *new_secret* as its invite secret
+    if given (else a random one); without a choice, the group this phone chose last
+    (:func:`chosen_group`), else the first offered, else a new one.
 
-    :raises GameError: ``"group-unknown"`` (a group this phone is not in), or
+    :raises GameError: ``"group-unknown"`` (a group this phone is not in, nor offered), or
         the group name's refusals (``store.groups.checked_group_name``).
     """
     chosen = request.form.get("group")
     if chosen is None:
-        offered = chosen_group()
-        chosen = offered.public_id if offered is not None else "new"
+        default = chosen_group() or next(iter(offered), None)
+        chosen = default.public_id if default is not None else "new"
     if chosen != "new":
-        group = next((grp for grp in phone_groups() if grp.public_id == chosen), None)
+        group = next((grp for grp in [*phone_groups(), *offered] if grp.public_id == chosen), None)
         if group is None:
             raise GameError("group-unknown")
         return group
@@ -275,9 +293,12 @@ def joined_after_save(choice: Group | NewGroup, saved_in: Group | None) -> None:
     a group of its own is used last (offered first next time); a new group is
     added to it when the new group's secret opens *saved_in*: the group made, or
     the one an earlier lock of the same table by the same host made (a table
-    locked before keeps its game's group, and none is made)."""
+    locked before keeps its game's group, and none is made). A group another
+    phone offered at the table is not added: the host's phone may be a borrowed one
+    (the locked page offers it "Add it to my History")."""
     if not isinstance(choice, NewGroup):
-        join(choice, _own_secret(choice))
+        if invite_secret(choice) is not None:
+            join(choice, _own_secret(choice))
     elif saved_in is not None and choice.secret and store_groups.opens(saved_in, choice.secret):
         join(saved_in, choice.secret)
 

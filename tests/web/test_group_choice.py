@@ -63,3 +63,50 @@ def test_a_phone_whose_only_group_came_from_add_it_to_my_history_saves_there_by_
     assert checked_group(bo, sheet) == tuesdays
     save(bo, PLAYERS[:2], "2026-12-01")  # the form as shown, sent
     assert len(soup(bo.get("/groups")).select("#groups a")) == 1  # no second group
+
+
+def group_path(phone, name: str) -> str:
+    """The address of *phone*'s group called *name*."""
+    return next(a["href"] for a in soup(phone.get("/groups")).select("#groups a") if a.get_text() == name)
+
+
+def standing_names(phone, path: str) -> list[str]:
+    """The players of a group's standing, as its page lists them."""
+    return sorted(tr.select_one("th, td").get_text(strip=True) for tr in soup(phone.get(path)).select("#standing-table tbody tr"))
+
+
+def test_a_borrowed_hosts_phone_locks_the_table_into_the_group_a_seated_phone_offers(app, client):
+    """Measured: the host's phone was lost; the host locked from a borrowed phone, which could
+    only offer "Name of the new group", though a seated phone was in the players' group: the
+    game landed in "Our games" and the group's standing lacked it. A seated phone offers its
+    group now; the host's phone (and only it) is shown it, pre-selected, and locks into it."""
+    bo, cy = app.test_client(), app.test_client()
+    save(bo, PLAYERS[:2], group_name="Thursday club")  # Bo's phone: the players' group
+    club = group_path(bo, "Thursday club")
+    code = locked_table(app, client, [client, bo, cy], PLAYERS[:3])  # the host's phone: borrowed, in no group
+    assert [i["value"] for i in soup(client.get(f"/t/{code}")).select("#group-choice input[name=group]")] == ["new"]
+    assert soup(cy.get(f"/t/{code}")).select_one("#offer-form") is None  # Cy's phone has no group to offer
+    offer = soup(bo.get(f"/t/{code}")).select_one("#offer-form button[name=group]")
+    assert "Thursday club" in offer.get_text()
+    stranger = app.test_client()
+    save(stranger, PLAYERS[:2], "2026-11-20", group_name="Strangers")
+    stranger_group = group_path(stranger, "Strangers").removeprefix("/groups/")
+    assert stranger.post(f"/t/{code}/offer", data={"group": stranger_group}).status_code == 409  # not seated
+    assert bo.post(f"/t/{code}/offer", data={"group": "not-bos"}).status_code == 403  # not Bo's group
+    assert bo.post(f"/t/{code}/offer", data={"group": offer["value"]}).status_code == 303
+    assert soup(bo.get(f"/t/{code}")).select_one("#offer-form .offered")  # Bo's phone sees its offer
+    # nothing of the group is shown to a phone it was not offered to
+    assert "Thursday club" not in cy.get(f"/t/{code}").get_data(as_text=True)
+    assert "Thursday club" not in cy.get(f"/t/{code}/live").get_data(as_text=True)
+    assert "Thursday club" not in app.test_client().get(f"/t/{code}/screen").get_data(as_text=True)
+    host_page = soup(client.get(f"/t/{code}"))
+    choice = host_page.select("#group-choice input[name=group]")
+    assert [(i["value"], i.has_attr("checked")) for i in choice] == [(offer["value"], True), ("new", False)]
+    assert "offered by Bo’s phone" in " ".join(host_page.select_one("#group-choice").get_text().replace("\u2068", "").replace("\u2069", "").split())
+    assert client.post(f"/t/{code}/host", data={"action": "lock", "group": offer["value"]}).status_code == 303
+    # the game is in the club's history and standing, and no group was made
+    assert len(soup(client.get("/groups")).select("#groups a")) == 0  # the borrowed phone joined nothing
+    history = soup(bo.get("/games")).get_text()
+    assert PLAYERS[2]["name"] in history
+    assert standing_names(bo, club) == sorted(p["name"] for p in PLAYERS[:3])
+    assert soup(client.get(f"/t/{code}")).select_one("#add-group")  # the borrowed phone may add it, if it likes

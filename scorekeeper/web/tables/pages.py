@@ -45,6 +45,7 @@ from ...store import games as saved_games
 from ...store.db import db
 from ...store.groups import opens, table_pass
 from ...store.models import Group
+from ...store.offers import Offer
 from ...table import model, service
 from ...table.model import Phone, Seat, Table
 from ..display import qr_fits
@@ -63,7 +64,7 @@ from ..i18n import (
     sentence,
     words,
 )
-from ..membership import chosen_for_save, joined_after_save, phone_groups
+from ..membership import chosen_for_save, joined_after_save, offer_groups, phone_groups
 from ..membership import join as join_group
 from ..preview import kingdom_preview, score_partial
 from ..security import expired_form_page, join_rate_limit, table_rate_limit
@@ -79,7 +80,7 @@ from .access import (
     this_phone,
     too_many,
 )
-from .presenters import Invite, Live, LiveSeat, Screen, ScreenSeat, SeatPanel
+from .presenters import GroupOffer, Invite, OwnGroup, Live, LiveSeat, Screen, ScreenSeat, SeatPanel
 
 bp = Blueprint("tables", __name__)
 count_wrong_codes(bp)
@@ -193,6 +194,9 @@ def here(code: str):
 def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | None = None, status: int = 200):
     phone = this_phone(table)
     invite = _invite(table)
+    offers = service.offered_groups(table) if model.can_offer_group(table, phone) else []
+    if phone.host:  # the host's lock may go to any group a seated phone offers; no other phone sees them
+        offer_groups([(offer.group, _holder_names(table, offer.holder)) for offer in offers])
     return (
         render_template(
             "tables/table.html",
@@ -211,9 +215,54 @@ def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | Non
             host_seen=seen_words(_ago(model.last_seen(table, table.host))),
             live=_live(table, phone),
             screen_link=url_for(".screen", code=table.code, _external=True),
+            offer=_group_offer(table, phone, offers),
         ),
         status,
     )
+
+
+def _group_offer(table: Table, phone: Phone, offers: list[Offer]) -> GroupOffer | None:
+    """What a seated phone (not the host's: its groups are its lock's choice) may offer
+    for the table's game: its own groups, each with whether it offers it now."""
+    if phone.host or not phone.seats or not model.can_offer_group(table, phone):
+        return None
+    groups = phone_groups()
+    if not groups:
+        return None
+    mine = model.secret_hash(phone.secret or "")
+    offered = {offer.group.id for offer in offers if offer.holder == mine}
+    return GroupOffer(groups=[OwnGroup(group.public_id, group.name, group.id in offered) for group in groups])
+
+
+def _holder_names(table: Table, holder: str) -> str:
+    """The names of the seats the phone whose secret's hash is *holder* holds ("Bo", "Bo, Cy")."""
+    return ", ".join(isolated(seat.name) for seat in table.seats if seat.holder == holder)
+
+
+@bp.post("/t/<code>/offer")
+def offer(code: str):
+    """A seated phone offers one of its groups (``group``: its public id) for the table's
+    game, or takes its offer back (``withdraw``: its public id): the host may then lock the
+    table into it, though the host's phone is not in the group (issue 33). Only the host's
+    page is shown what is offered."""
+    table = _table(code)
+    form = SeatNameForm()  # CSRF only
+    if not form.validate() and "csrf_token" in form.errors:
+        return _table_page(table, SeatNameForm(formdata=None), [gettext(EXPIRED)], 400)
+    withdraw = "withdraw" in request.form
+    chosen = request.form.get("withdraw" if withdraw else "group")
+    group = next((grp for grp in phone_groups() if grp.public_id == chosen), None)
+    if group is None:
+        abort(403)
+    try:
+        service.offer_group(table.code, cookie_secrets(table.code), group, offered=not withdraw)
+    except GameError as error:
+        return _table_page(service.find(table.code) or table, SeatNameForm(formdata=None), [error_message(error)], 409)
+    if withdraw:
+        flash(gettext("“%(name)s” is no longer offered for this game.", name=group.name))
+    else:
+        flash(gettext("“%(name)s” is offered: the host may lock the table into it.", name=group.name))
+    return redirect(url_for(".table", code=table.code), code=303)
 
 
 def _locked_page(table: Table):
@@ -881,15 +930,17 @@ def host(code: str):
 
 def _lock(table: Table, phone: Phone) -> None:
     """Lock *table* into a group, as a save goes to one: the host's choice on the
-    form, by default the group this phone used last, or a new one ("Our games"
-    unless named), which :func:`service.lock` makes in its transaction. The group
-    is added to the host's phone once the lock is saved: a refused lock keeps no
-    new group, in the database or on the phone.
+    form (one of its phone's groups, one a seated phone offered, or a new one: "Our
+    games" unless named, which :func:`service.lock` makes in its transaction), by
+    default the group this phone used last, else the first offered. A group of its
+    own or a new one is added to the host's phone once the lock is saved: a refused
+    lock keeps no new group, in the database or on the phone.
 
     :raises GameError: the group choice's refusals, and :func:`service.lock`'s.
     """
     if not phone.host:
         raise model.NotAllowed("host-only")
-    choice = chosen_for_save(service.new_group_secret(table, phone))
+    offered = [offer.group for offer in service.offered_groups(table)]
+    choice = chosen_for_save(service.new_group_secret(table, phone), offered)
     locked = service.lock(table.code, phone.secrets, choice)
     joined_after_save(choice, locked.group)

@@ -151,3 +151,20 @@ class SeatPanel:
     name: str
     cells: Sequence[str]
     legends: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True)
+class OwnGroup:
+    """One of a seated phone's groups, as it may offer it for the table's game: *offered*, now."""
+
+    public_id: str
+    name: str
+    offered: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GroupOffer:
+    """What a seated phone (not the host's) may offer for the table's lock: its own groups
+    (``tables/_offer_group.html``; issue 33)."""
+
+    groups: Sequence[OwnGroup]
