@@ -847,6 +847,8 @@ _ERRORS: dict[str, Callable[[Words, dict[str, Any]], str]] = {
     "group-unknown": lambda w, p: w._(
         "this phone is not in that group (any more); choose another group or start a new one"
     ),
+    "game-gone": lambda w, p: w._("the game has just been deleted"),
+    "game-in-group": lambda w, p: w._("that group holds this game already"),
     "roster-name-empty": lambda w, p: w._("the new name is empty"),
     "roster-name-too-long": lambda w, p: w._("the new name is longer than %(most)d characters", **p),
     "roster-name-hidden-characters": lambda w, p: w._("the new name has control or text-direction characters"),

@@ -95,7 +95,7 @@ def add_games(
             {
                 "id": game_id,
                 "public_id": f"b{game_id:011d}{secrets.token_hex(2)}",
-                "edit_token_hash": "0" * 64,
+                "edit_token_hash": f"{game_id:064x}",  # unique, as every game's is (no secret opens it)
                 "created_at": now,
                 "updated_at": now,
                 "revision": 1,

@@ -250,6 +250,60 @@ _PUBLIC_ID_BY_KEY_IN = (
 )
 
 
+def copy_into(saved: SavedGame, group: Group) -> tuple[SavedGame, str | None]:
+    """*saved* (its current entry, date, location and notes) as a game of *group* too, its
+    players on *group*'s roster: a game locked at a shared table added to a seated phone's
+    own group (issue 33). Keyed by the game's :func:`sheet_key`, so each group holds it once
+    (asked twice, or the same sheet saved there before: that game).
+
+    :returns: the game in *group*, and the secret of its private edit link if it was made
+        now (``None``: *group* held it already; *saved* itself if it is *group*'s).
+    """
+    if saved.group_id == group.id:
+        return saved, None
+    game = game_of(saved.entry)
+    key = sheet_key(game, saved.played_on)
+    held = next((other for other in saved_from(key) if other.group_id == group.id), None)
+    if held is not None:
+        return held, None
+    secret = secrets.token_urlsafe(24)
+    copy, stored_now = save_once(game, Details(saved.played_on, saved.location, saved.notes), key, secret, group=group)
+    return copy, secret if stored_now else None
+
+
+def move_game(saved: SavedGame, group: Group) -> SavedGame:
+    """Move *saved* into *group*, with its revisions and links: its results go to *group*'s
+    roster players of the same names (added if need be), and both groups' standings catch
+    up (the game leaves the one and joins the other: :func:`~.standing.note_change`).
+
+    Both groups' locks are taken, the lower id first: two moves between the same two
+    groups, either way, wait for each other and never deadlock.
+
+    :raises GameError: ``"game-gone"`` (deleted meanwhile), ``"game-in-group"`` (*group*
+        holds a game of the same sheet already: one game per sheet and group).
+    """
+    if saved.group_id == group.id:
+        return saved
+    game_id = saved.id
+    for locked in sorted({group.id, *([saved.group_id] if saved.group_id is not None else [])}):
+        lock_group(locked)
+    db.session.expire(saved)
+    if db.session.get(SavedGame, game_id) is None:
+        db.session.rollback()
+        raise GameError("game-gone")
+    if saved.save_key is not None and any(other.group_id == group.id for other in saved_from(saved.save_key)):
+        db.session.rollback()
+        raise GameError("game-in-group")
+    note_change(saved)  # before: its places in the group it leaves
+    saved.group = group
+    typed = [player.get("name", "") for player in saved.entry.get("players", [])]
+    for result in saved.results:
+        player = roster_player(group, typed[result.seat] if result.seat < len(typed) else result.name)
+        result.player, result.name, result.name_key = player, player.name, player.name_key
+    db.session.commit()
+    return saved
+
+
 def _public_id() -> str:
     """An unguessable id (96 random bits) that starts with a letter or digit, so
     that no spreadsheet reads it as a formula and no shell as an option."""

@@ -137,16 +137,18 @@ def set_catch_up(app: Flask, ask: Callable[[int], None]) -> None:
 
 
 def note_change(saved: SavedGame) -> None:
-    """Note that *saved* is about to be saved, corrected or deleted (call it
-    before the change, while its results are still the old ones): just before
-    the session commits, its group's head-to-head counts follow and what is to
-    be rated again is noted; after the commit the app is asked to catch up."""
+    """Note that *saved* is about to be saved, corrected, deleted or moved to another
+    group (call it before the change, while its results and group are still the old
+    ones): just before the session commits, its group's head-to-head counts follow
+    and what is to be rated again is noted (a game moved: in the group it left, as
+    if deleted, and in the one it joined, as if saved); after the commit the app is
+    asked to catch up."""
     if saved.group_id is None and saved.group is None:
         return
     old: Places | None = None
     if saved.id is not None and saved.group_id is not None:
         old = (saved.played_on, [(r.player_id, r.place) for r in saved.results if r.player_id is not None])
-    db.session.info.setdefault(_PENDING, []).append((saved, old))
+    db.session.info.setdefault(_PENDING, []).append((saved, old, saved.group_id))
 
 
 @event.listens_for(Session, "before_commit")
@@ -156,11 +158,16 @@ def _before_commit(session: Session) -> None:
     if not pending and not merged:
         return
     session.flush()
-    changes: dict[int, list[tuple[int, Places | None]]] = defaultdict(list)
-    for saved, old in pending or []:
+    changes: dict[int, list[tuple[int, Places | None, bool]]] = defaultdict(list)
+    for saved, old, before in pending or []:
         group_id = saved.group_id if saved.group_id is not None else (saved.group.id if saved.group else None)
-        if group_id is not None and saved.id is not None:
-            changes[group_id].append((saved.id, old))
+        if saved.id is None:
+            continue
+        if before is not None and before != group_id:  # moved: it left *before*
+            changes[before].append((saved.id, old, False))
+            old = None
+        if group_id is not None:
+            changes[group_id].append((saved.id, old, True))
     for group_id in sorted({*changes, *(merged or {})}):  # one order of the groups' rows for every writer
         if _note(session, group_id, changes.get(group_id, []), (merged or {}).get(group_id, {})):
             session.info.setdefault(_BEHIND, set()).add(group_id)
@@ -240,9 +247,12 @@ def _rated_through(kept: KeptStanding) -> Key | None:
     return (kept.rated_on, kept.rated_id) if kept.rated_on is not None and kept.rated_id is not None else _BEFORE
 
 
-def _note(session: Session, group_id: int, changes: list[tuple[int, Places | None]], merged: dict[int, Key]) -> bool:
+def _note(
+    session: Session, group_id: int, changes: list[tuple[int, Places | None, bool]], merged: dict[int, Key]
+) -> bool:
     """Move the group's head-to-head counts after *changes* (game id, its
-    places before or ``None``) and note, per season, the earliest game to be
+    places before or ``None``, whether it is in the group now: ``False`` for a
+    game moved out of it) and note, per season, the earliest game to be
     rated again (those changes, and a merge's seasons from a key).
 
     :returns: whether anything was noted (the standing is behind until a job catches up).
@@ -253,8 +263,8 @@ def _note(session: Session, group_id: int, changes: list[tuple[int, Places | Non
     limit = _rated_through(kept)  # while it is being built, beyond this the build counts each game
     since: dict[int, Key] = {season: key for season, key in merged.items() if limit is None or key <= limit}
     counts: dict[tuple[int, int, int], list[int]] = defaultdict(lambda: [0, 0])
-    for game_id, old in changes:
-        for state, sign in ((old, -1), (_places(session, game_id), 1)):
+    for game_id, old, here in changes:
+        for state, sign in ((old, -1), (_places(session, game_id) if here else None, 1)):
             if state is None or (limit is not None and (state[0], game_id) > limit):
                 continue
             day, places = state

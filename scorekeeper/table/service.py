@@ -28,7 +28,7 @@ from ..engine import GameError, GameErrors, get_ruleset
 from ..store import offers as group_offers
 from ..store import tables as rows
 from ..store.db import db
-from ..store.games import Details, check_played_on, save_game
+from ..store.games import Details, check_played_on, copy_into, save_game
 from ..store.groups import NewGroup, create_group
 from ..store.models import Group, SavedGame
 from . import events, model
@@ -381,6 +381,28 @@ def lock(code: str, secrets: Secrets, group: Group | NewGroup | None = None) -> 
             raise model.NoSuchTable("table-not-found") from None
         return Locked(found, _edit_secret(phone, code) or "", found.group)
     return locked[0]
+
+
+def add_to_group(code: str, secrets: Secrets, group: Group) -> tuple[SavedGame, str | None]:
+    """The phone keeping *secrets*, seated at the locked table (or its host), adds the
+    table's game to *group*, one of its own (the caller checks that): a copy of the game
+    in *group*, once (:func:`~scorekeeper.store.games.copy_into`; issue 33).
+
+    :returns: the game in *group* and the secret of its edit link if made now.
+    :raises NotAllowed: ``"group-offer-needs-seat"``. :raises TableConflict: ``"table-not-locked"``.
+    :raises NoSuchTable: ``"table-not-found"`` (none, or its game deleted since).
+    """
+    table = _read(code)
+    if table is None:
+        raise model.NoSuchTable("table-not-found")
+    if not table.locked:
+        raise model.TableConflict("table-not-locked")
+    if not model.can_add_game_group(table, model.identify(table, secrets)):
+        raise model.NotAllowed("group-offer-needs-seat")
+    found = rows.locked_game(code)
+    if found is None:
+        raise model.NoSuchTable("table-not-found")
+    return copy_into(found, group)
 
 
 def play_again(code: str, secrets: Secrets, played_on: date | None = None) -> Table:

@@ -22,7 +22,13 @@ def _insert_old_game(connection, public_id: str, names: list[str], played_on: da
             " location, notes, ruleset, rules_version, entry, winners)"
             " VALUES (:p, :h, :now, :now, 1, :day, '', '', 'pocket', '1', :entry, '') RETURNING id"
         ),
-        {"p": public_id, "h": "0" * 64, "now": now, "day": played_on, "entry": json.dumps({"players": []})},
+        {
+            "p": public_id,
+            "h": public_id.encode().hex()[:64].ljust(64, "0"),
+            "now": now,
+            "day": played_on,
+            "entry": json.dumps({"players": []}),
+        },
     ).scalar_one()
     for seat, name in enumerate(names):
         connection.execute(

@@ -78,7 +78,7 @@ from ..game_form import (
 )
 from ..i18n import N_, error_text, gettext, ngettext, words
 from ..links import DamagedLink, decode_game
-from ..membership import group_for_save, phone_groups, sees_group, visible_group_ids
+from ..membership import GroupChoice, group_for_save, phone_groups, sees_group, visible_group_ids
 from ..outage import DATABASE_ERRORS, NOTHING_SAVED, UNREACHABLE, after_database_failure, outage_page, unavailable
 from ..ownership import derived_secret, forget, remember, remembered_secret
 from ..picture import result_picture
@@ -704,6 +704,7 @@ def _render_saved(saved: SavedGame, entry: dict, viewing, secret: str | None = N
         owner=secret is not None,
         revisions=_revisions(saved),
         player_links=_player_links(saved),
+        move_groups=_move_groups(saved),
     )
     if secret is not None:
         context.update(
@@ -745,6 +746,37 @@ def _revisions(saved: SavedGame) -> list[RevisionShown]:
         )
         for index, revision in reversed(list(enumerate(revisions)))
     ]
+
+
+def _move_groups(saved: SavedGame) -> list[GroupChoice]:
+    """The groups a phone in the game's group may move the game to: its other groups
+    (none for a phone outside the game's group, even with an open history)."""
+    groups = phone_groups()
+    if len(groups) < 2 or all(group.id != saved.group_id for group in groups):
+        return []
+    return [GroupChoice(group.public_id, group.name) for group in groups if group.id != saved.group_id]
+
+
+@bp.post("/g/<public_id>/group")
+@limiter.shared_limit(save_rate_limit, scope="saves")
+def move(public_id: str):
+    """Move a saved game to another group (``group``: its public id), from a phone that
+    belongs to both: its results join that group's roster, and both standings catch up
+    (issue 33)."""
+    saved = _find(public_id)
+    if not FlaskForm().validate():
+        abort(400, description=gettext("The form had expired; open the game and try again."))
+    groups = phone_groups()
+    target = next((group for group in groups if group.public_id == request.form.get("group")), None)
+    if target is None or all(group.id != saved.group_id for group in groups):
+        abort(403)
+    try:
+        store.move_game(saved, target)
+    except GameError as problem:
+        flash(gettext("The game was not moved: %(problem)s.", problem=error_text(problem)), "error")
+        return redirect(url_for(".show", public_id=public_id), code=303)
+    flash(gettext("The game is now in the group %(name)s.", name=target.name))
+    return redirect(url_for(".show", public_id=public_id), code=303)
 
 
 def _player_links(saved: SavedGame) -> list[tuple[str, str]] | None:

@@ -64,8 +64,9 @@ from ..i18n import (
     sentence,
     words,
 )
-from ..membership import chosen_for_save, joined_after_save, offer_groups, phone_groups
+from ..membership import chosen_for_save, invite_secret, joined_after_save, offer_groups, phone_groups
 from ..membership import join as join_group
+from ..ownership import remember
 from ..preview import kingdom_preview, score_partial
 from ..security import expired_form_page, join_rate_limit, table_rate_limit
 from ..sheet_page import SHEET_HELPERS, SheetLinks, qr_response, sheet_context
@@ -80,7 +81,7 @@ from .access import (
     this_phone,
     too_many,
 )
-from .presenters import GroupOffer, Invite, OwnGroup, Live, LiveSeat, Screen, ScreenSeat, SeatPanel
+from .presenters import GroupOffer, Invite, Live, LiveSeat, OwnGroup, Screen, ScreenSeat, SeatPanel
 
 bp = Blueprint("tables", __name__)
 count_wrong_codes(bp)
@@ -296,8 +297,44 @@ def _locked_page(table: Table):
         private_link=private,
         saved_group=group,
         joinable_group=game_group if joinable else None,
+        own_groups=_groups_without(saved) if model.can_add_game_group(table, phone) else [],
         live=_live(table, phone, with_words=False),
     )
+
+
+def _groups_without(saved) -> list[Group]:
+    """This phone's groups that do not hold the locked game *saved* (nor a copy of it)."""
+    groups = phone_groups()
+    if not groups:
+        return []
+    key = saved_games.sheet_key(saved_games.game_of(saved.entry), saved.played_on)
+    holding = {saved.group_id, *(other.group_id for other in saved_games.saved_from(key))}
+    return [group for group in groups if group.id not in holding]
+
+
+@bp.post("/t/<code>/add")
+def add_to_group(code: str):
+    """A phone seated at the locked table adds the game to one of its own groups
+    (``group``: its public id) in one tap: a copy of the game there, with its own
+    private link kept by this phone (issue 33)."""
+    table = _table(code)
+    form = SeatNameForm()  # CSRF only
+    if not form.validate() and "csrf_token" in form.errors:
+        flash(gettext(EXPIRED), "error")
+        return redirect(url_for(".table", code=table.code), code=303)
+    group = next((grp for grp in phone_groups() if grp.public_id == request.form.get("group")), None)
+    if group is None:
+        abort(403)
+    try:
+        copy, secret = service.add_to_group(table.code, cookie_secrets(table.code), group)
+    except (model.NotAllowed, model.TableConflict):
+        abort(403)
+    response = redirect(url_for(".table", code=table.code), code=303)
+    if secret is not None:
+        remember(response, copy.public_id, secret)
+    join_group(group, invite_secret(group) or "")  # used last: offered first on its next save
+    flash(gettext("The game is in your group %(name)s too.", name=group.name))
+    return response
 
 
 @bp.post("/t/<code>/group")

@@ -20,6 +20,9 @@ Create Date: 2026-12-06 07:40:00
 
 """
 
+import hashlib
+import logging
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -34,6 +37,7 @@ def upgrade():
     op.drop_index("ix_saved_games_save_key", table_name="saved_games")
     op.create_index("ix_saved_games_save_key", "saved_games", ["save_key"], unique=False)
     op.create_index("ix_saved_games_group_save_key", "saved_games", ["group_id", "save_key"], unique=True)
+    _one_game_per_edit_hash()
     op.create_index("ix_saved_games_edit_token_hash", "saved_games", ["edit_token_hash"], unique=True)
     op.create_table(
         "table_group_offers",
@@ -47,6 +51,24 @@ def upgrade():
         sa.PrimaryKeyConstraint("table_id", "group_id"),
     )
     op.create_index("ix_table_group_offers_group", "table_group_offers", ["group_id"])
+
+
+def _one_game_per_edit_hash():
+    """Two games with one edit hash come only from rows written by hand (a secret is random,
+    or derived from one form or one table): the first keeps it, each other gets a hash no
+    secret has (its private link stops working; said in the log)."""
+    games = sa.table("saved_games", sa.column("id", sa.Integer), sa.column("edit_token_hash", sa.String))
+    connection = op.get_bind()
+    seen: set[str] = set()
+    for game_id, hashed in connection.execute(sa.select(games.c.id, games.c.edit_token_hash).order_by(games.c.id)):
+        if hashed not in seen:
+            seen.add(hashed)
+            continue
+        fresh = hashlib.sha256(f"no secret:{game_id}:{hashed}".encode()).hexdigest()
+        connection.execute(games.update().where(games.c.id == game_id).values(edit_token_hash=fresh))
+        logging.getLogger("alembic").warning(
+            "game %d shared its edit hash with an earlier game: given a new one", game_id
+        )
 
 
 def downgrade():
