@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 
 from scorekeeper.store.db import db
 from scorekeeper.store.groups import find_group
-from scorekeeper.store.models import SavedGame
+from scorekeeper.store.models import HeadToHeadCount, SavedGame
 from tests.conftest import form_data
 from tests.web.test_table_pages import seat_fields, start_table
 
@@ -172,5 +172,16 @@ def test_a_saved_game_moves_to_another_group_of_a_phone_in_both_and_both_standin
     assert client.post(f"{ours}/group", data={"group": club_id}).status_code == 303
     assert standing_names(client, our_group) == []  # its only game left
     assert standing_names(client, club) == sorted(p["name"] for p in PLAYERS[:3])
+    with app.app_context():  # head to head follows: the games each ordered pair played, all time
+        pairs = [
+            db.session.scalar(
+                sqlalchemy.select(sqlalchemy.func.coalesce(sqlalchemy.func.sum(HeadToHeadCount.games), 0)).where(
+                    HeadToHeadCount.group_id == find_group(path.removeprefix("/groups/")).id,
+                    HeadToHeadCount.season == 0,
+                )
+            )
+            for path in (our_group, club)
+        ]
+    assert pairs == [0, 6 + 2]  # the club: the moved game's 6 ordered pairs of 3, and its own game's 2
     assert PLAYERS[2]["name"] not in soup(other.get("/games")).get_text()
     assert soup(client.get(ours)).select_one("#move-game option")["value"] == our_group.removeprefix("/groups/")
