@@ -41,7 +41,8 @@ def lock_group(group_id: int) -> None:
     locked from a table, corrected or deleted; a roster player renamed or
     merged) calls this *first*, before it reads any row of the group that it
     changes or adds to (its roster, a game's results, its standing), and locks
-    no other group. Changes of one group so follow each other whole instead of
+    no other group (but a game moved between two groups, which locks both, the
+    lower id first: ``store.games.move_game``). Changes of one group so follow each other whole instead of
     meeting halfway: none deadlocks on another (each once held a row the other
     needed, such as the group's key its new rows point to, and then waited for
     the group's row), and each reads the roster as the one before it left it
