@@ -23,6 +23,7 @@ GAMES = "tests/web/test_games.py::"
 ONCE = "tests/web/test_saving_once.py::"
 GROUPS = "tests/web/test_groups.py::"
 PAGES = "tests/web/test_table_pages.py::"
+CHOICE = "tests/web/test_group_choice.py::"
 API = "tests/web/test_tables_api.py::"
 SERVICE = "tests/table/test_service.py::"
 LOGS = "tests/web/test_logs.py::"
@@ -91,17 +92,19 @@ PROMISES: list[tuple[str, list[str]]] = [
     ),
     # the same save form twice hands its phone the private link; anyone else gets the read-only game
     (
-        "the same form sent twice still hands its phone the private link, while anyone else gets the read-only game",
+        "the same form sent twice still hands its phone the private link (and stores one game even into "
+        '"A new group": the edit secret\'s hash is unique too), while anyone else gets the read-only game',
         [
             ONCE + "test_the_same_form_posted_twice_stores_one_game_and_keeps_its_private_link",
-            ONCE + "test_back_and_save_again_or_a_second_person_gets_the_game_already_saved",
+            ONCE + "test_parallel_posts_of_the_same_form_store_one_game",
+            ONCE + "test_back_and_save_again_or_a_second_phone_of_the_group_gets_the_game_already_saved",
         ],
     ),
-    # a sheet saved again from another group's phone gives the first game, in its group
+    # a sheet saved by another group's phone: never a link into that group, a copy of one's own (issue 33)
     (
-        "The game saved first keeps its group: the same sheet saved from a phone of another group gives that "
-        "game (its read-only page), not a copy in the second group.",
-        [GROUPS + "test_the_game_saved_first_keeps_its_group"],
+        "A phone of another group (or of none) is never linked to another group's game:** its sheet offers the "
+        "save form, and saving puts a copy of the game of its own into its own group.",
+        [GROUPS + "test_a_sheet_saved_by_another_groups_phone_never_links_there_and_is_saved_into_ones_own"],
     ),
     # edit secrets: only their SHA-256 is stored ("compared in constant time": see below)
     (
@@ -149,15 +152,23 @@ PROMISES: list[tuple[str, list[str]]] = [
             PAGES + "test_the_group_a_table_was_locked_in_is_offered_first_on_the_hosts_next_save",
         ],
     ),
-    # a group only a link added is never chosen, even the phone's only group
+    # a phone in a group is never offered "A new group" first (issue 33); a group it chose beats a link's
     (
-        "is listed but never chosen for the phone, even when it is its only group",
+        'else the group it joined last (an invite link, a locked table\'s "Add it to my History"): never "A new '
+        'group" to a phone in a group, where a tap without reading would start another.',
         [
             GROUPS + "test_an_invite_link_does_not_choose_where_the_next_game_goes",
-            GROUPS + "test_a_phone_in_no_group_is_never_given_the_group_of_a_link_it_opened",
+            GROUPS + "test_a_phone_whose_only_group_came_from_a_link_is_offered_it_never_a_new_group",
             GROUPS + "test_groups_of_a_cookie_from_before_the_mark_are_not_chosen",
             PAGES + "test_every_phone_seated_at_a_locked_table_adds_its_group_in_one_tap",
+            CHOICE + "test_a_phone_whose_only_group_came_from_add_it_to_my_history_saves_there_by_default",
         ],
+    ),
+    # a saved game moves between two groups of one phone (issue 33)
+    (
+        "on a phone in both groups: it keeps its links and revisions, its players join the new group's roster by "
+        "name, and both groups' standings catch up",
+        [CHOICE + "test_a_saved_game_moves_to_another_group_of_a_phone_in_both_and_both_standings_follow"],
     ),
     # the groups cookie: signed, HttpOnly, Lax, at most 20
     (
@@ -230,11 +241,22 @@ PROMISES: list[tuple[str, list[str]]] = [
             PAGES + "test_a_host_whose_lock_answer_was_lost_gets_the_new_group_on_the_locked_page",
         ],
     ),
-    # "Add it to my History": a signed table pass, ended by a new invite link, never chosen
+    # "Add it to my History": a signed table pass, ended by a new invite link
     (
         "it gets a table pass for the group, signed by the app and never the group's invite secret, which stops "
-        "working when the group's invite link is replaced; the group is not chosen for that phone's next save.",
+        "working when the group's invite link is replaced.",
         [PAGES + "test_every_phone_seated_at_a_locked_table_adds_its_group_in_one_tap"],
+    ),
+    # the groups seated phones offer for the lock, shown to the host's phone only (issue 33)
+    (
+        "Only the host's phone is shown the name of a group offered (with whose phone offered it), never another "
+        "seated phone, the live part or the big screen",
+        [CHOICE + "test_a_borrowed_hosts_phone_locks_the_table_into_the_group_a_seated_phone_offers"],
+    ),
+    # after the lock, a seated phone adds the game to its own group, once (issue 33)
+    (
+        "copy of the game goes there (once, however often it is tapped: a group holds one game per sheet)",
+        [CHOICE + "test_after_the_lock_a_seated_phone_adds_the_game_to_its_own_group_in_one_tap"],
     ),
     (
         "(A table locked through the JSON API goes to no group unless it names one.)",
