@@ -199,6 +199,9 @@ def group_refusals() -> list[GameError]:
         GameError("roster-merge-gone"),
         GameError("roster-rename-gone"),
         GameError("roster-merge-played-together", together="abc"),
+        GameError("group-offer-needs-seat"),  # tests/web/test_group_choice.py: a stranger offers a group
+        GameError("game-in-group"),  # a saved game moved into a group that holds its sheet (store.games.move_game)
+        GameError("game-gone"),  # ... or deleted meanwhile
     ]
     return met + needing_a_database
 
