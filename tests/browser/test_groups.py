@@ -70,8 +70,10 @@ def test_the_invite_link_adds_the_group_to_a_second_browser(browser, live_server
     _check_axe(other, axe_script)
     game["players"][0]["name"] = "Quin Zweite Partie"  # another game: the first one is saved already
     other.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang=en")
-    # the group is offered, not chosen: a link someone else made the phone open never decides
+    # the phone's only group is offered first, never "A new group" (issue 33: a tap without reading)
     assert other.locator("#group-choice input[type=radio]").count() == 2
-    assert other.locator("#group-choice input[type=radio]:checked").get_attribute("value") == "new"
+    assert (
+        other.locator("#group-choice input[type=radio]:checked").get_attribute("value") == group_url.rsplit("/", 1)[1]
+    )
     _shot(other, "groups-save-form-member", "#save-game")
     second.close()
