@@ -185,3 +185,21 @@ def test_a_saved_game_moves_to_another_group_of_a_phone_in_both_and_both_standin
     assert pairs == [0, 6 + 2]  # the club: the moved game's 6 ordered pairs of 3, and its own game's 2
     assert PLAYERS[2]["name"] not in soup(other.get("/games")).get_text()
     assert soup(client.get(ours)).select_one("#move-game option")["value"] == our_group.removeprefix("/groups/")
+
+
+def test_an_offer_is_taken_back_and_a_locked_table_takes_none(app, client):
+    """A seated phone takes its offer back ("Take back"): the host's page no longer lists it.
+    Once the table is locked, an offer changes nothing: the page of the locked table."""
+    bo = app.test_client()
+    save(bo, PLAYERS[:2], group_name="Thursday club")
+    code = locked_table(app, client, [client, bo], PLAYERS[:2])
+    club = group_path(bo, "Thursday club").removeprefix("/groups/")
+    assert bo.post(f"/t/{code}/offer", data={"group": club}).status_code == 303
+    assert "Thursday club" in soup(client.get(f"/t/{code}")).select_one("#group-choice").get_text()
+    assert bo.post(f"/t/{code}/offer", data={"withdraw": club}).status_code == 303
+    assert soup(bo.get(f"/t/{code}")).select_one("#offer-form .offered") is None
+    assert [i["value"] for i in soup(client.get(f"/t/{code}")).select("#group-choice input[name=group]")] == ["new"]
+    assert client.post(f"/t/{code}/host", data={"action": "lock", "group": club}).status_code == 409  # not offered
+    assert client.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+    late = bo.post(f"/t/{code}/offer", data={"group": club})
+    assert late.status_code == 303 and late.headers["Location"] == f"/t/{code}"

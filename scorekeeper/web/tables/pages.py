@@ -195,7 +195,9 @@ def here(code: str):
 def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | None = None, status: int = 200):
     phone = this_phone(table)
     invite = _invite(table)
-    offers = service.offered_groups(table) if model.can_offer_group(table, phone) else []
+    # the groups offered, read for the host's lock and a seated phone's own offers only
+    asks = model.can_offer_group(table, phone) and (phone.host or bool(phone.seats and phone_groups()))
+    offers = service.offered_groups(table) if asks else []
     if phone.host:  # the host's lock may go to any group a seated phone offers; no other phone sees them
         offer_groups([(offer.group, _holder_names(table, offer.holder)) for offer in offers])
     return (
@@ -247,6 +249,8 @@ def offer(code: str):
     table into it, though the host's phone is not in the group (issue 33). Only the host's
     page is shown what is offered."""
     table = _table(code)
+    if table.locked:  # its game is in a group already: the locked page adds it to others
+        return redirect(url_for(".table", code=table.code), code=303)
     form = SeatNameForm()  # CSRF only
     if not form.validate() and "csrf_token" in form.errors:
         return _table_page(table, SeatNameForm(formdata=None), [gettext(EXPIRED)], 400)
@@ -258,7 +262,10 @@ def offer(code: str):
     try:
         service.offer_group(table.code, cookie_secrets(table.code), group, offered=not withdraw)
     except GameError as error:
-        return _table_page(service.find(table.code) or table, SeatNameForm(formdata=None), [error_message(error)], 409)
+        table = service.find(table.code) or table
+        if table.locked:  # locked meanwhile
+            return redirect(url_for(".table", code=table.code), code=303)
+        return _table_page(table, SeatNameForm(formdata=None), [error_message(error)], 409)
     if withdraw:
         flash(gettext("“%(name)s” is no longer offered for this game.", name=group.name))
     else:
