@@ -15,7 +15,7 @@ game, so that the host may lock it into one of them (a borrowed host's phone in 
 It starts empty.
 
 Revision ID: 9e3b7c5a1f42
-Revises: 4971e2440e1b
+Revises: a3d9e5c7b1f2
 Create Date: 2026-12-06 07:40:00
 
 """
@@ -28,7 +28,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "9e3b7c5a1f42"
-down_revision = "4971e2440e1b"
+down_revision = "a3d9e5c7b1f2"
 branch_labels = None
 depends_on = None
 
