@@ -209,6 +209,8 @@ class Table(NamedTuple):
         if the game was deleted since).
     :ivar next_code: the table "Play again" opened from this one, if any.
     :ivar move: a request to move a seat to another phone, waiting to be allowed.
+    :ivar group_id: the group the table was started from (its game goes there at the
+        lock, its changes are told to the group's "tonight" page); ``None``: none.
     """
 
     code: str
@@ -223,6 +225,7 @@ class Table(NamedTuple):
     next_code: str | None
     move: MoveRequest | None
     seats: tuple[Seat, ...]
+    group_id: int | None = None
 
     def seat(self, number: int) -> Seat:
         """Seat *number*. :raises NoSuchTable: ``"seat-not-found"``."""

@@ -196,9 +196,16 @@ def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | Non
             may_move=model.movable_seats(table, phone),
             live=_live(table, phone),
             screen_link=url_for(".screen", code=table.code, _external=True),
+            table_group=_started_from(table) if phone.host else None,
         ),
         status,
     )
+
+
+def _started_from(table: Table) -> str | None:
+    """The name of the group *table* was started from (its game goes there at the lock), if any."""
+    group = db.session.get(Group, table.group_id) if table.group_id is not None else None
+    return group.name if group is not None else None
 
 
 def _locked_page(table: Table):
@@ -824,7 +831,8 @@ def host(code: str):
 
 
 def _lock(table: Table, phone: Phone) -> None:
-    """Lock *table* into a group, as a save goes to one: the host's choice on the
+    """Lock *table* into a group, as a save goes to one: the group it was started
+    from, without asking; else the host's choice on the
     form, by default the group this phone used last, or a new one ("Our games"
     unless named), which :func:`service.lock` makes in its transaction. The group
     is added to the host's phone once the lock is saved: a refused lock keeps no
@@ -834,6 +842,9 @@ def _lock(table: Table, phone: Phone) -> None:
     """
     if not phone.host:
         raise model.NotAllowed("host-only")
+    if table.group_id is not None:  # started from its group's page: the game goes there, nothing asked
+        service.lock(table.code, phone.secrets)
+        return
     choice = chosen_for_save(service.new_group_secret(table, phone))
     locked = service.lock(table.code, phone.secrets, choice)
     joined_after_save(choice, locked.group)
