@@ -125,14 +125,16 @@ def announce(table: Table) -> None:
     if streams is None:
         return
     manager = streams.server.manager
-    # made here, in the request (a lock's evening reads the database): None for nearly every change
-    extras = tonight.extras(table)
     if isinstance(manager, _RedisAnnouncements):
-        manager.announce(table, extras)
+        # made here, in the request (a lock's evening reads the database): None for nearly every change
+        manager.announce(table, tonight.extras(table))
         return
-    for rooms, data in _pushes(table, extras):
-        if any(_watched(manager, room) for room in rooms):
-            streams.emit(EVENT, data, to=rooms)
+    rooms = [table.code] if table.group_id is None else [table.code, tonight.room(table.group_id)]
+    if not any(_watched(manager, room) for room in rooms):
+        return
+    for to, data in _pushes(table, tonight.extras(table)):
+        if any(_watched(manager, room) for room in to):
+            streams.emit(EVENT, data, to=to)
 
 
 def _pushes(table: Table, extras: dict[str, Any] | None) -> list[tuple[list[str], Push]]:

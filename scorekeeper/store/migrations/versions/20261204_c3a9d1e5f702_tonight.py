@@ -27,13 +27,11 @@ def upgrade():
         batch.add_column(sa.Column("group_id", sa.Integer(), nullable=True))
         batch.create_foreign_key("fk_tables_group_id_groups", "groups", ["group_id"], ["id"], ondelete="SET NULL")
         batch.create_index("ix_tables_group_created", ["group_id", "created_at"])
-    with op.batch_alter_table("groups") as batch:
-        batch.add_column(sa.Column("screen_hash", sa.String(length=64), nullable=False, server_default=""))
+    op.add_column("groups", sa.Column("screen_hash", sa.String(length=64), nullable=False, server_default=""))
 
 
 def downgrade():
-    with op.batch_alter_table("groups") as batch:
-        batch.drop_column("screen_hash")
+    op.drop_column("groups", "screen_hash")  # not batched: SQLite drops the column itself, never the table others point to
     with op.batch_alter_table("tables") as batch:
         batch.drop_index("ix_tables_group_created")
         batch.drop_constraint("fk_tables_group_id_groups", type_="foreignkey")
