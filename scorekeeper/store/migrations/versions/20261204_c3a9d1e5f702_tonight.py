@@ -31,7 +31,9 @@ def upgrade():
 
 
 def downgrade():
-    op.drop_column("groups", "screen_hash")  # not batched: SQLite drops the column itself, never the table others point to
+    op.drop_column(
+        "groups", "screen_hash"
+    )  # not batched: SQLite drops the column itself, never the table others point to
     with op.batch_alter_table("tables") as batch:
         batch.drop_index("ix_tables_group_created")
         batch.drop_constraint("fk_tables_group_id_groups", type_="foreignkey")
