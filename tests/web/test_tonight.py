@@ -13,9 +13,7 @@ from bs4 import BeautifulSoup
 from scorekeeper.store.db import db
 from scorekeeper.store.models import Group, SavedGame
 from scorekeeper.table import service
-from scorekeeper.web.tables import tonight
 from tests.web.test_groups import FOUR, game_of, group_paths, invite_link, save
-from tests.web.test_stream import phone_watching
 from tests.web.test_table_pages import seat_fields
 
 PLAYERS = FOUR["game"]["players"]
@@ -64,12 +62,13 @@ def test_a_table_started_from_the_group_locks_into_it_without_asking(db_app):
     assert not page.select("#host [name=group]")  # no choice offered: the group is the table's
     play(db_app, host, code)
     # the host's last choice was "Family", and the lock's form even names it: the table's group wins
-    family = club_path.rsplit("/", 1)[1]
+    family = family_path.rsplit("/", 1)[1]
     assert host.post(f"/t/{code}/host", data={"action": "lock", "group": family}).status_code == 303
     with db_app.app_context():
         table = service.read(code)
         game = db.session.scalar(db.select(SavedGame).where(SavedGame.public_id == table.game_id))
-        assert db.session.get(Group, game.group_id).name == "Club"
+        groups = {row.id: row.name for row in db.session.execute(db.select(Group.id, Group.name))}
+        assert groups.get(game.group_id) == "Club"  # not "Family", not outside every group
         assert table.group_id == game.group_id
 
 
@@ -91,18 +90,26 @@ def test_only_members_start_tables_from_a_group_and_open_its_tonight_page(db_app
     assert friend.get(f"{club_path}/tonight").status_code == 200
 
 
+def screen_link(phone, group_path: str) -> str:
+    """The group's screen link made anew on *phone* (a member's): its path."""
+    answer = phone.post(f"{group_path}/screen-link")
+    assert answer.status_code == 200
+    made = soup(answer).find(id="screen-link")
+    assert made is not None
+    return urlsplit(made["value"]).path
+
+
 def test_the_screen_link_opens_the_page_for_anyone_until_revoked_or_made_anew(db_app):
     host, club_path, _ = club(db_app)
     television = db_app.test_client()
-    made = soup(host.post(f"{club_path}/screen-link"))
-    first = urlsplit(made.find(id="screen-link")["value"]).path
+    first = screen_link(host, club_path)
     assert first.startswith(f"{club_path}/screen/")
     assert soup(host.get(club_path)).find(id="screen-link") is None  # shown once: only its hash is kept
     answer = television.get(first)
     assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
     assert television.get(club_path).status_code == 404  # the link opens the evening, not the group
     assert television.get(first[:-1] + ("A" if first[-1] != "A" else "B")).status_code == 404
-    second = urlsplit(soup(host.post(f"{club_path}/screen-link")).find(id="screen-link")["value"]).path
+    second = screen_link(host, club_path)
     assert television.get(first).status_code == 404 and television.get(second).status_code == 200
     assert host.post(f"{club_path}/screen-link/revoke").status_code == 303
     assert television.get(second).status_code == 404
@@ -116,7 +123,7 @@ def test_the_tonight_page_shows_the_evening_with_no_secret_and_nothing_to_change
     phones = play(db_app, host, locked_code)
     assert host.post(f"/t/{locked_code}/host", data={"action": "lock"}).status_code == 303
     assert host.post(f"/t/{open_code}/seats", data={"name": "Ada"}).status_code == 303
-    screen_path = urlsplit(soup(host.post(f"{club_path}/screen-link")).find(id="screen-link")["value"]).path
+    screen_path = screen_link(host, club_path)
     invite = invite_link(host, club_path)
 
     answers = [host.get(f"{club_path}/tonight"), db_app.test_client().get(screen_path)]
@@ -152,20 +159,24 @@ def test_the_tonight_page_shows_the_evening_with_no_secret_and_nothing_to_change
 
 def test_the_groups_room_gets_one_push_per_change_the_tables_own_and_the_evening_at_the_lock(db_app):
     host, club_path, _ = club(db_app)
-    with db_app.app_context():
-        group_id = db.session.scalar(db.select(Group.id).where(Group.name == "Club"))
-    sent = phone_watching(db_app, tonight.room(group_id))
+    page = host.get(f"{club_path}/tonight")
+    assert page.status_code == 200
+    # the screen's stream, connected as tonight.js connects it: the page's ticket, what it shows
+    auth = {"ticket": soup(page).find(id="tonight")["data-ticket"], "versions": {}, "games": 1}
+    screen = db_app.extensions["socketio"].test_client(db_app, auth=auth)
+    assert screen.is_connected() and screen.get_received() == []  # up to date: nothing sent
     code = start_from(host, club_path)
     phones = play(db_app, host, code)
     assert host.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
-    frames = [packet.data for packet in sent if packet.packet_type == 2]
-    assert all(frame[0] == "table" for frame in frames)
-    versions = [frame[1]["version"] for frame in frames]
+    received = screen.get_received()
+    assert all(event["name"] == "table" and len(event["args"]) == 1 for event in received)
+    frames = [event["args"][0] for event in received]
+    versions = [frame["version"] for frame in frames]
     assert versions == list(range(1, versions[-1] + 1))  # every change, once, in order
-    assert "qr" in frames[0][1] and frames[0][1]["qr"].startswith("data:image/svg+xml;base64,")
-    assert all("evening" not in frame[1] for frame in frames[:-1])
-    evening = frames[-1][1]["evening"]
-    assert frames[-1][1]["locked"] and evening["games"] == 2 and evening["winners"] == {code: ["Di"]}
+    assert "qr" in frames[0] and frames[0]["qr"].startswith("data:image/svg+xml;base64,")
+    assert all("evening" not in frame for frame in frames[:-1])
+    evening = frames[-1]["evening"]
+    assert frames[-1]["locked"] and evening["games"] == 2 and evening["winners"] == {code: ["Di"]}
     wire = json.dumps(frames)
     for secret in secrets_of(phones, code):
         assert secret not in wire

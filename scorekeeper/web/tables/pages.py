@@ -842,7 +842,7 @@ def _lock(table: Table, phone: Phone) -> None:
     """
     if not phone.host:
         raise model.NotAllowed("host-only")
-    if table.group_id is not None:  # started from its group's page: the game goes there, nothing asked
+    if _started_from(table) is not None:  # started from its group's page: the game goes there, nothing asked
         service.lock(table.code, phone.secrets)
         return
     choice = chosen_for_save(service.new_group_secret(table, phone))
