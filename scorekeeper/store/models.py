@@ -35,6 +35,8 @@ class Group(Model):
         page shows only to members).
     :ivar invite_hash: SHA-256 (hex) of the secret of the invite link, or ``""``
         while none has been issued (the group made by the migration to groups).
+    :ivar screen_hash: SHA-256 (hex) of the secret of the group's screen link (its
+        "tonight" page for a television, without membership), or ``""``: none, or revoked.
     """
 
     __tablename__ = "groups"
@@ -43,6 +45,7 @@ class Group(Model):
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     name: Mapped[str] = mapped_column(String(60))
     invite_hash: Mapped[str] = mapped_column(String(64), default="")
+    screen_hash: Mapped[str] = mapped_column(String(64), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     players: Mapped[list[Player]] = relationship(
@@ -316,9 +319,12 @@ class ScoreTable(Model):
     :ivar move_seat: a request to move a seat to another phone waits: the seat
         (0: the host's role), the SHA-256 of the asking phone's secret, when it asked.
     :ivar host_seen_at: when the host's phone was last seen at the table (``None``: never).
+    :ivar group_id: the group the table was started from (its "tonight" page shows it,
+        its game goes there at the lock); ``None``: started anywhere else.
     """
 
     __tablename__ = "tables"
+    __table_args__ = (Index("ix_tables_group_created", "group_id", "created_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(6), unique=True)
@@ -338,6 +344,7 @@ class ScoreTable(Model):
     move_asker: Mapped[str | None] = mapped_column(String(64), default=None)
     move_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     host_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), default=None)
 
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", cascade="all, delete-orphan", order_by="TableSeat.number", passive_deletes=True

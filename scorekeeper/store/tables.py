@@ -57,7 +57,8 @@ class MoveRow(NamedTuple):
 class TableRow(NamedTuple):
     """A table's row (``tables``) with its seats' rows in seat order: *locked* when
     ``locked_at`` is set, *game_id* the locked game's public id (``None`` before, or
-    once the game is deleted), times in UTC."""
+    once the game is deleted), times in UTC, *group_id* the row id of the group it was
+    started from (``None``: none; last, with a default, so rows written without it stay valid)."""
 
     code: str
     ruleset: str
@@ -72,11 +73,12 @@ class TableRow(NamedTuple):
     move: MoveRow | None
     seats: tuple[SeatRow, ...]
     host_seen_at: datetime | None = None
+    group_id: int | None = None
 
 
 #: The fields of a :class:`TableRow` stored as they are, each its own column
 #: (read and insert_table both go through it, so that a field added is added once).
-_TABLE_FIELDS = ("code", "ruleset", "played_on", "checks_required", "version", "host_token_hash")
+_TABLE_FIELDS = ("code", "ruleset", "played_on", "checks_required", "version", "host_token_hash", "group_id")
 
 #: A table with its seats (one row each, or one row of nulls) and its saved game's public id.
 _READ = (
@@ -95,6 +97,7 @@ _READ = (
         _TABLES.c.move_asker,
         _TABLES.c.move_asked_at,
         _TABLES.c.host_seen_at,
+        _TABLES.c.group_id,
         SavedGame.public_id,
         _SEATS.c.number,
         _SEATS.c.name,

@@ -230,6 +230,8 @@ class Table(NamedTuple):
     :ivar next_code: the table "Play again" opened from this one, if any.
     :ivar move: a request to move a seat to another phone, waiting to be allowed.
     :ivar host_seen: when the host's phone was last seen at the table (as :attr:`Seat.seen`).
+    :ivar group_id: the group the table was started from (its game goes there at the
+        lock, its changes are told to the group's "tonight" page); ``None``: none.
     """
 
     code: str
@@ -245,6 +247,7 @@ class Table(NamedTuple):
     move: MoveRequest | None
     seats: tuple[Seat, ...]
     host_seen: datetime | None = None
+    group_id: int | None = None
 
     def seat(self, number: int) -> Seat:
         """Seat *number*. :raises NoSuchTable: ``"seat-not-found"``."""

@@ -81,14 +81,15 @@ def _table(row: rows.TableRow) -> Table:
     names two by their columns, ``token_hash`` and ``host_token_hash``; tests/table/test_service.py
     holds the two shapes together)."""
     move = None if row.move is None else MoveRequest._make(row.move)
-    return Table._make((*row[:-3], move, tuple(Seat._make(seat) for seat in row.seats), row.host_seen_at))
+    seats = tuple(Seat._make(seat) for seat in row.seats)
+    return Table._make((*row[:-4], move, seats, row.host_seen_at, row.group_id))
 
 
 def _row(table: Table) -> rows.TableRow:
     """The store's row of the model's *table* (what :func:`.store.tables.write` compares and writes)."""
     move = None if table.move is None else rows.MoveRow._make(table.move)
     seats = tuple(rows.SeatRow._make(seat) for seat in table.seats)
-    return rows.TableRow._make((*table[:-3], move, seats, table.host_seen))
+    return rows.TableRow._make((*table[:-4], move, seats, table.host_seen, table.group_id))
 
 
 def _change(code: str, step: Callable[[Table], Table]) -> Table:
@@ -121,9 +122,12 @@ def _change(code: str, step: Callable[[Table], Table]) -> Table:
     return after
 
 
-def start(ruleset: str, played_on: date, *, checks_required: bool = True) -> tuple[Table, str]:
+def start(
+    ruleset: str, played_on: date, *, checks_required: bool = True, group: Group | None = None
+) -> tuple[Table, str]:
     """Start a table for a game under *ruleset* (``"pocket"``, ``"classic"``,
-    R9) played on *played_on* (the host phone's local date).
+    R9) played on *played_on* (the host phone's local date); started from *group*'s
+    page, it belongs to that group (:func:`lock` saves its game there without asking).
 
     :returns: the table and the host's secret (only its hash is stored).
     :raises GameErrors: ``"ruleset-unknown"`` (R9), ``"date-out-of-range"``
@@ -139,8 +143,25 @@ def start(ruleset: str, played_on: date, *, checks_required: bool = True) -> tup
     when = now()
     hashed = model.secret_hash(secret)
     table = _insert(
-        Table("", ruleset_id, played_on, checks_required, 1, hashed, when, False, None, None, None, (), when)
+        Table(
+            "",
+            ruleset_id,
+            played_on,
+            checks_required,
+            1,
+            hashed,
+            when,
+            False,
+            None,
+            None,
+            None,
+            (),
+            when,
+            None if group is None else group.id,
+        )
     )
+    if group is not None:  # the group's "tonight" screens show it at once (a table elsewhere has no watcher yet)
+        events.publish(table)
     return table, secret
 
 
@@ -348,7 +369,8 @@ def lock(code: str, secrets: Secrets, group: Group | NewGroup | None = None) -> 
         (:func:`offer_group`; the caller checks which), or a :class:`~.store.groups.NewGroup`
         made here, in the lock's transaction (a refused lock makes none);
         ``None``: outside every group. The first lock decides: a table locked
-        before keeps its game's group, and no group is made.
+        before keeps its game's group, and no group is made. A table started from
+        a group (``group_id``) goes to that group whatever is given, while it exists.
     :returns: the game, the secret of its private edit link (derived from the
         host's secret, so each lock by the host gives the same link), and its group.
     :raises NotAllowed: ``"host-only"``. :raises NotReady: why it cannot be locked yet.
@@ -360,7 +382,11 @@ def lock(code: str, secrets: Secrets, group: Group | NewGroup | None = None) -> 
         phone = model.identify(table, secrets)
         game = model.game_to_lock(table, phone)
         edit = _edit_secret(phone, table.code) or ""
-        into = create_group(group.name, commit=False, secret=group.secret)[0] if isinstance(group, NewGroup) else group
+        into = db.session.get(Group, table.group_id) if table.group_id is not None else None
+        if into is None:  # not started from a group (or its group deleted since): the host's choice
+            into = (
+                create_group(group.name, commit=False, secret=group.secret)[0] if isinstance(group, NewGroup) else group
+            )
         made, _ = save_game(game, Details(table.played_on), group=into, commit=False, secret=edit)
         db.session.flush()
         rows.mark_locked(table.code, made.id, now())

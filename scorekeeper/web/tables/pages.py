@@ -219,6 +219,7 @@ def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | Non
             live=_live(table, phone),
             screen_link=url_for(".screen", code=table.code, _external=True),
             offer=_group_offer(table, phone, offers),
+            table_group=_started_from(table) if phone.host else None,
         ),
         status,
     )
@@ -227,8 +228,8 @@ def _table_page(table: Table, name_form: SeatNameForm, messages: list[str] | Non
 def _group_offer(table: Table, phone: Phone, offers: list[Offer]) -> GroupOffer | None:
     """What a seated phone (not the host's: its groups are its lock's choice) may offer
     for the table's game: its own groups, each with whether it offers it now."""
-    if phone.host or not phone.seats or not model.can_offer_group(table, phone):
-        return None
+    if phone.host or not phone.seats or table.group_id is not None or not model.can_offer_group(table, phone):
+        return None  # (a table started from a group's page locks into it: nothing to offer)
     groups = phone_groups()
     if not groups:
         return None
@@ -271,6 +272,12 @@ def offer(code: str):
     else:
         flash(gettext("“%(name)s” is offered: the host may lock the table into it.", name=group.name))
     return redirect(url_for(".table", code=table.code), code=303)
+
+
+def _started_from(table: Table) -> str | None:
+    """The name of the group *table* was started from (its game goes there at the lock), if any."""
+    group = db.session.get(Group, table.group_id) if table.group_id is not None else None
+    return group.name if group is not None else None
 
 
 def _locked_page(table: Table):
@@ -973,17 +980,21 @@ def host(code: str):
 
 
 def _lock(table: Table, phone: Phone) -> None:
-    """Lock *table* into a group, as a save goes to one: the host's choice on the
-    form (one of its phone's groups, one a seated phone offered, or a new one: "Our
-    games" unless named, which :func:`service.lock` makes in its transaction), by
-    default the group this phone used last, else the first offered. A group of its
-    own or a new one is added to the host's phone once the lock is saved: a refused
-    lock keeps no new group, in the database or on the phone.
+    """Lock *table* into a group, as a save goes to one: the group it was started
+    from, without asking; else the host's choice on the form (one of its phone's
+    groups, one a seated phone offered, or a new one: "Our games" unless named,
+    which :func:`service.lock` makes in its transaction), by default the group this
+    phone used last, else the first offered. A group of its own or a new one is
+    added to the host's phone once the lock is saved: a refused lock keeps no new
+    group, in the database or on the phone.
 
     :raises GameError: the group choice's refusals, and :func:`service.lock`'s.
     """
     if not phone.host:
         raise model.NotAllowed("host-only")
+    if _started_from(table) is not None:  # started from its group's page: the game goes there, nothing asked
+        service.lock(table.code, phone.secrets)
+        return
     offered = [offer.group for offer in service.offered_groups(table)]
     choice = chosen_for_save(service.new_group_secret(table, phone), offered)
     locked = service.lock(table.code, phone.secrets, choice)

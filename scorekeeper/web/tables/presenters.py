@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...engine import ScoreSheet
 from ...table.model import MoveRequest, Seat, SeatState, Waiting
@@ -168,3 +169,34 @@ class GroupOffer:
     (``tables/_offer_group.html``; issue 33)."""
 
     groups: Sequence[OwnGroup]
+
+
+@dataclass(frozen=True, slots=True)
+class TonightTable:
+    """A table of the group's evening as its tonight page shows it: join code and QR code
+    (an image's address, ``None``: too long for one) while *open*, its seats, the winners'
+    names once *locked* (none: its game deleted since)."""
+
+    code: str
+    version: int
+    open: bool
+    qr: str | None
+    seats: Sequence[ScreenSeat]
+    checks_required: bool
+    locked: bool
+    winners: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True)
+class TonightPage:
+    """A group's tonight page: the same for everyone who opens it, no secret but the stream's
+    ticket (the group's room, signed). *evening* is :func:`.tonight.evening_frame`'s; *hours*
+    how far back the evening reaches."""
+
+    group_name: str
+    ticket: str
+    tables: Sequence[TonightTable]
+    evening: dict[str, Any]
+    join_url: str
+    reload: int
+    hours: int

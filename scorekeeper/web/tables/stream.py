@@ -56,7 +56,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import socketio
 from flask import Flask, current_app, request
@@ -65,10 +65,11 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from ...engine import LEGENDS_BY_ID, DeckWarning, cards_over_deck
 from ...store.db import db
+from ...store.models import Group
 from ...table import events, service
 from ...table.model import Table, normalise_code
 from ...words import LANGUAGES, Words, sentence, words_in
-from . import gate
+from . import gate, tonight
 from .wire import Push, push
 
 #: Seconds between a stream's pings, and how long its pong is awaited (the page's watchdog reads both).
@@ -78,6 +79,8 @@ PING_TIMEOUT = 10
 #: The Redis channel of the announcements (one Redis may serve other apps too).
 CHANNEL = "scorekeeper-tables"
 EVENT = "table"
+#: The event a group's "tonight" page is sent as it (re)connects: what it missed, in one (:func:`_catch_up_tonight`).
+TONIGHT = "tonight"
 #: The event every page is sent every :data:`BEAT_INTERVAL` seconds through Redis (its data: the
 #: interval), and once as it connects: a page that stops hearing it knows changes are not reaching it.
 BEAT = "beat"
@@ -107,6 +110,9 @@ FRAME_LIMIT = 4096
 
 log = logging.getLogger(__name__)
 
+#: What the announcing thread is handed: a table just committed, with its group room's extras.
+_Outgoing = tuple[Table, dict[str, Any] | None]
+
 
 def announce(table: Table) -> None:
     """Push *table* (just committed) to every phone watching it, on every process.
@@ -120,9 +126,28 @@ def announce(table: Table) -> None:
         return
     manager = streams.server.manager
     if isinstance(manager, _RedisAnnouncements):
-        manager.announce(table)
-    elif _watched(manager, table.code):
-        streams.emit(EVENT, announcement(table), to=table.code)
+        # made here, in the request (a lock's evening reads the database): None for nearly every change
+        manager.announce(table, tonight.extras(table))
+        return
+    rooms = [table.code] if table.group_id is None else [table.code, tonight.room(table.group_id)]
+    if not any(_watched(manager, room) for room in rooms):
+        return
+    for to, data in _pushes(table, tonight.extras(table)):
+        if any(_watched(manager, room) for room in to):
+            streams.emit(EVENT, data, to=to)
+
+
+def _pushes(table: Table, extras: dict[str, Any] | None) -> list[tuple[list[str], Push]]:
+    """The emits of *table*'s change, each to its rooms: one, to the table's room and its group's
+    (a page in both is sent it once), unless the group's room is told more (*extras*,
+    :func:`.tonight.extras`): then the table's room and the group's each get their own."""
+    if table.group_id is None:
+        return [([table.code], announcement(table))]
+    group = tonight.room(table.group_id)
+    if extras is None:
+        return [([table.code, group], announcement(table))]
+    plain = announcement(table)
+    return [([table.code], plain), ([group], cast(Push, {**plain, **extras}))]
 
 
 def announcement(table: Table) -> Push:
@@ -205,9 +230,12 @@ def _watch(auth: object = None) -> bool:
     if not isinstance(signed, str) or len(signed) > 200:
         return False
     try:
-        code = normalise_code(_serializer().loads(signed))
+        named = _serializer().loads(signed)
     except BadSignature:
         return False
+    if isinstance(named, list):
+        return _watch_tonight(named, auth if isinstance(auth, dict) else {})
+    code = normalise_code(named)
     if code is None:
         return False
     join_room(code)
@@ -222,6 +250,61 @@ def _watch(auth: object = None) -> bool:
     if isinstance(version, int) and not isinstance(version, bool):
         _catch_up(code, version)
     return True
+
+
+def tonight_ticket(group: Group, screen: bool) -> str:
+    """What group *group*'s "tonight" page connects its stream with: opened by a member
+    (*screen* false), or by the group's screen link, whose ticket holds the link's hash's
+    first characters, so that a revoked link's page is refused when it connects again."""
+    return _serializer().dumps(["tonight", group.id, group.screen_hash[:16] if screen else ""])
+
+
+def _watch_tonight(named: list[Any], auth: dict[str, Any]) -> bool:
+    """A group's "tonight" page starts watching its group's room (:func:`.tonight.room`), and
+    is sent what it missed (:func:`_catch_up_tonight`). It sends no drafts."""
+    if len(named) != 3 or named[0] != "tonight" or not isinstance(named[1], int) or not isinstance(named[2], str):
+        return False
+    try:
+        group = db.session.get(Group, named[1])
+        if group is None or (named[2] and not group.screen_hash.startswith(named[2])):
+            return False
+        join_room(tonight.room(group.id))
+        if isinstance(current_app.extensions["socketio"].server.manager, _RedisAnnouncements):
+            emit(BEAT, BEAT_INTERVAL, ignore_queue=True)  # as _watch: to this connection, here
+        _kept().update(table=None, lang=None)
+        shown = auth.get("versions")
+        games = auth.get("games")
+        if isinstance(shown, dict):
+            versions = {code: version for code, version in shown.items() if isinstance(version, int)}
+            _catch_up_tonight(group.id, versions, games if isinstance(games, int) else None)
+    finally:
+        db.session.remove()
+    return True
+
+
+def _catch_up_tonight(group_id: int, shown: dict[str, int], games: int | None) -> None:
+    """To the connection asking, in one ``tonight`` event, what it is missing (:func:`_tonight_missed`)."""
+    missed = _tonight_missed(group_id, shown, games, with_qr=True)
+    if missed is not None:
+        emit(TONIGHT, missed, ignore_queue=True)  # to this connection, here: not through Redis
+
+
+def _tonight_missed(group_id: int, shown: dict[str, int], games: int | None, with_qr: bool) -> dict[str, Any] | None:
+    """What a screen showing tables at versions *shown* (by code) and an evening of *games*
+    games is missing: ``{"tables": [announcement, …], "evening": …}``, a table it does not
+    show with its ``qr`` (*with_qr*: the join link needs a request's host); ``None`` when it
+    is up to date."""
+    tables = [table for table in tonight.tonight_tables(group_id) if table.version > shown.get(table.code, 0)]
+    evening = tonight.evening_frame(group_id)
+    if not tables and evening["games"] == games:
+        return None
+    frames: list[dict[str, Any]] = []
+    for table in tables:
+        frame: dict[str, Any] = dict(announcement(table))
+        if with_qr and table.code not in shown:
+            frame["qr"] = tonight.qr_data(table.code)
+        frames.append(frame)
+    return {"tables": frames, "evening": evening}
 
 
 def _catch_up(code: str, version: int) -> None:
@@ -255,6 +338,9 @@ def _draft(data: object = None) -> dict[str, Any]:
     long as another process holds the write lock (its busy timeout); the development server
     serves each event on a thread, where that blocks nothing else."""
     kept = _kept()
+    if kept.get("table") is None:  # a group's screen: it sends nothing
+        disconnect()
+        return {"status": 403}
     now = time.monotonic()
     tokens = min(DRAFT_BURST, kept.get("tokens", DRAFT_BURST) + (now - kept.get("at", now)) * DRAFT_RATE)
     kept.update(tokens=max(tokens - 1, -DRAFT_BURST), at=now)
@@ -301,15 +387,16 @@ class _RedisAnnouncements(socketio.RedisManager):
         super().initialize()
         self.server.start_background_task(self._beat)
 
-    def announce(self, table: Table) -> None:
-        """Hand *table*, just committed, to this process's announcing thread."""
-        self._announcing().put(table)
+    def announce(self, table: Table, extras: dict[str, Any] | None = None) -> None:
+        """Hand *table*, just committed, to this process's announcing thread (with what its
+        group's room is told beside it, :func:`.tonight.extras`)."""
+        self._announcing().put((table, extras))
 
-    def _announcing(self) -> queue.SimpleQueue[Table | None]:
+    def _announcing(self) -> queue.SimpleQueue[_Outgoing | None]:
         """This process's announcing thread's queue (``None``: a beat), the thread started with it."""
         if getattr(self, "_outbox_pid", None) != os.getpid():  # a new process (a forked worker): a new thread
             self._outbox_pid = os.getpid()
-            self._outbox: queue.SimpleQueue[Table | None] = queue.SimpleQueue()
+            self._outbox: queue.SimpleQueue[_Outgoing | None] = queue.SimpleQueue()
             threading.Thread(target=self._send, args=(self._outbox,), daemon=True, name="announcements").start()
             atexit.register(self._flush, self._outbox)
         return self._outbox
@@ -322,20 +409,21 @@ class _RedisAnnouncements(socketio.RedisManager):
     def _beat_message(self) -> bytes:
         return self.json.dumps({"beat": self.host_id}).encode()
 
-    def _send(self, outbox: queue.SimpleQueue[Table | None]) -> None:
+    def _send(self, outbox: queue.SimpleQueue[_Outgoing | None]) -> None:
         import redis
 
         client = redis.Redis.from_url(self.redis_url, **_REDIS_OPTIONS)
         lost = False
         while True:
-            table = outbox.get()
+            outgoing = outbox.get()
             try:
-                if table is None:
+                if outgoing is None:
                     client.publish(self.channel, self._beat_message())
-                else:
-                    message = self._message(table)
-                    if _watched(self, table.code):  # a process that streams too: its own phones, at once
-                        self.server.emit(EVENT, message["data"][0], to=table.code, ignore_queue=True)
+                    continue
+                for rooms, data in _pushes(*outgoing):
+                    message = self._message(rooms, data)
+                    if any(_watched(self, room) for room in rooms):  # a process that streams too: its own, at once
+                        self.server.emit(EVENT, data, to=rooms, ignore_queue=True)
                     client.publish(self.channel, self.json.dumps(message))
                 if lost:
                     lost = False
@@ -347,18 +435,18 @@ class _RedisAnnouncements(socketio.RedisManager):
             except Exception:  # the thread announces every later change all the same
                 log.exception("a table's change was not announced")
 
-    def _message(self, table: Table) -> dict[str, Any]:
-        """The announcement of *table* as python-socketio's managers pass an emit to each
-        other (``PubSubManager.emit``'s), its sender first (:meth:`_listen`) and its data
+    def _message(self, rooms: list[str], data: Push) -> dict[str, Any]:
+        """An announcement (*data*, to *rooms*) as python-socketio's managers pass an emit to
+        each other (``PubSubManager.emit``'s), its sender first (:meth:`_listen`) and its data
         known to hold no bytes (no search for them)."""
         return {
             "host_id": self.host_id,
             "method": "emit",
             "event": EVENT,
-            "data": [announcement(table)],
+            "data": [data],
             "binary": False,
             "namespace": "/",
-            "room": table.code,
+            "room": rooms[0] if len(rooms) == 1 else rooms,
             "skip_sid": None,
             "callback": None,
         }
@@ -403,12 +491,17 @@ class _RedisAnnouncements(socketio.RedisManager):
         if app is None:
             return
         codes = [room for room in self.rooms.get("/", {}) if isinstance(room, str) and normalise_code(room) == room]
+        groups = [room for room in self.rooms.get("/", {}) if isinstance(room, str) and room.startswith("group:")]
         with app.app_context():
             try:
                 for code in codes:
                     table = service.read(code)
                     if table is not None and _watched(self, code):
                         self.server.emit(EVENT, announcement(table), to=code, ignore_queue=True)
+                for room in groups:  # a group's screens: the evening's every table, and the evening
+                    missed = _tonight_missed(int(room.partition(":")[2]), {}, None, with_qr=False)
+                    if missed is not None and _watched(self, room):
+                        self.server.emit(TONIGHT, missed, to=room, ignore_queue=True)
             except Exception:  # the pages ask once they hear the beats again, all the same
                 log.exception("the tables were not sent again after Redis's return")
             finally:
@@ -427,7 +520,7 @@ class _RedisAnnouncements(socketio.RedisManager):
                 raise TimeoutError(f"nothing heard for {3 * BEAT_INTERVAL} s")
 
     @staticmethod
-    def _flush(outbox: queue.SimpleQueue[Table | None], seconds: float = 2.0) -> None:
+    def _flush(outbox: queue.SimpleQueue[_Outgoing | None], seconds: float = 2.0) -> None:
         """At exit (a worker restarted): a moment for the announcements still queued to leave."""
         deadline = time.monotonic() + seconds
         while not outbox.empty() and time.monotonic() < deadline:
