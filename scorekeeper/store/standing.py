@@ -396,7 +396,7 @@ def _one_at_a_time(group_id: int) -> Iterator[bool]:
 def _catch_up(session: Session, group_id: int, step: int) -> None:
     """One round of :func:`bring_up_to_date`, holding the group's rating."""
     session.rollback()  # read afresh: what earlier rounds and other processes committed
-    if session.get(Group, group_id) is None:
+    if not _group_exists(session, group_id):
         return
     kept = session.get(KeptStanding, group_id)
     while kept is None or not kept.complete:
@@ -722,8 +722,14 @@ def is_behind(group_id: int) -> bool:
     before the standing and not yet built (a group that does not exist is not)."""
     kept = db.session.scalar(select(KeptStanding.complete).where(KeptStanding.group_id == group_id))
     if kept is None:
-        return db.session.get(Group, group_id) is not None
+        return _group_exists(db.session, group_id)
     return not kept or _has_notes(group_id)
+
+
+def _group_exists(session: Session, group_id: int) -> bool:
+    """Whether group *group_id* exists, its row left unread (the standing needs none of it, and
+    so reads a database a migration of the group's columns has not reached yet as well)."""
+    return bool(session.scalar(select(exists().where(Group.id == group_id))))
 
 
 def _has_notes(group_id: int) -> bool:

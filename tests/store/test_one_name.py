@@ -79,12 +79,18 @@ def _name_as_before(connection, typed: str, stand_in: str) -> None:
 def test_the_migration_merges_the_players_whose_names_are_one_name_and_says_so(db_app, caplog):
     caplog.set_level(logging.INFO, logger="alembic.runtime.migration")
     with db_app.app_context():
-        downgrade(directory=str(MIGRATIONS), revision=BEFORE)
+        # saved with the schema of today, then taken back to the revision before: the stand-ins'
+        # names are the only thing this migration reads that differs (the older schema lacks
+        # later migrations' columns, which today's models would write)
         group, _ = store_groups.create_group("Friday")
         for day, stand_in in enumerate(("Darcy1", "Darcy2", "Darcy3", "Darcy4"), start=1):
             store.save_game(game_of(stand_in, "Bo"), store.Details(date(2026, 3, day)), group=group)
         # Ana-Lu and Ana–Lu (an en dash) played in one game: two people, kept apart
         store.save_game(game_of("Analu1", "Analu2"), store.Details(date(2026, 3, 5)), group=group)
+        group = db.session.get(Group, group.id)
+        db.session.expunge(group)
+        db.session.remove()
+        downgrade(directory=str(MIGRATIONS), revision=BEFORE)
         bring_up_to_date(group.id)
         with db.engine.begin() as connection:
             for typed, stand_in in zip(DARCYS, ("Darcy1", "Darcy2", "Darcy3", "Darcy4"), strict=True):
