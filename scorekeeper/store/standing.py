@@ -57,7 +57,7 @@ from typing import cast
 from flask import Flask, current_app, has_app_context
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 from sqlalchemy import delete, event, exists, func, insert, select, tuple_, union
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, scoped_session
 
 from .db import db, lock_group
 from .models import (
@@ -726,7 +726,7 @@ def is_behind(group_id: int) -> bool:
     return not kept or _has_notes(group_id)
 
 
-def _group_exists(session: Session, group_id: int) -> bool:
+def _group_exists(session: Session | scoped_session, group_id: int) -> bool:
     """Whether group *group_id* exists, its row left unread (the standing needs none of it, and
     so reads a database a migration of the group's columns has not reached yet as well)."""
     return bool(session.scalar(select(exists().where(Group.id == group_id))))

@@ -346,8 +346,8 @@ PROMISES: list[tuple[str, list[str]]] = [
         [HEADERS + "test_security_headers_on_every_response", HEADERS + "test_no_inline_scripts_or_styles_anywhere"],
     ),
     (
-        "the EN / DE / FR / IT / ES links in the header switch it (`?lang=de` on any page) and a cookie remembers the choice "
-        "(`Secure` over HTTPS)",
+        "the EN / DE / FR / IT / ES links in the header switch it (`?lang=de` on any page) and a cookie "
+        "remembers the choice (`Secure` over HTTPS)",
         [PRIVATE + "test_the_language_cookie_is_secure_over_https"],
     ),
     (
