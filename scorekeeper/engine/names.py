@@ -35,6 +35,7 @@ not folded here: that needs Unicode's confusables data, which the engine
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 #: The most characters of a key (the database's column): NFKC and case folding can make a
@@ -122,6 +123,8 @@ def _folded(name: str) -> str:
     return display_name(unicodedata.normalize("NFKC", "".join(_key_char(ch) for ch in folded)))
 
 
+# kept per name: a game's look-alike check (lookalikes.py) reads each pair's keys, a page its players' keys
+@functools.lru_cache(maxsize=4096)
 def name_key(text: str) -> str:
     """The key under which a name is the same player's: :func:`display_name`
     in Unicode NFKC, case-folded, its apostrophe, quote and dash variants
