@@ -82,6 +82,7 @@ def test_date_played_is_the_phones_local_date(browser, live_server):
         ready(page, live_server + "/")
         assert page.input_value("#played_on") == "2026-12-01"
         # a round trip (the language) keeps the date the phone gave
+        page.click(".languages summary")  # the languages fold out of the header
         with page.expect_navigation():
             page.click("#lang-de")
         assert page.input_value("#played_on") == "2026-12-01"
