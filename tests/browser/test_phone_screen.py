@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from scorekeeper.words import LANGUAGES
@@ -38,5 +40,108 @@ def test_the_header_is_one_line_with_every_language_in_it(browser, live_server, 
             assert len(header["middles"]) == 1, (language, header)  # every part on the one line
             assert header["height"] <= 52, (language, header)  # one 44 px row and the border
             assert header["right"] <= width and header["scrollWidth"] <= width, (language, header)
+    finally:
+        context.close()
+
+
+def _phone(browser, width: int, scheme: str = "light", language: str = "en"):
+    """A touch phone *width* px wide; service workers blocked, so every script comes from the network."""
+    return browser.new_context(
+        viewport={"width": width, "height": 740},
+        color_scheme=scheme,
+        has_touch=True,
+        is_mobile=True,
+        service_workers="block",
+        locale=language,
+    )
+
+
+def _seat_page(page, live_server: str) -> str:
+    """A table started from the form, its first seat taken as Ada. :returns: the seat page's address."""
+    page.goto(live_server + "/")
+    with page.expect_navigation():
+        page.locator("#start-table-button").tap()
+    page.fill("#name", "Ada")
+    with page.expect_navigation():
+        page.locator("#take-seat-button").tap()
+    page.wait_for_selector("#palette:not([hidden])")
+    return page.url
+
+
+#: The grid's cells lying (in part) under the palette, in view: none may.
+CELLS_UNDER_PALETTE = """() => {
+  const top = document.getElementById('palette').getBoundingClientRect().top;
+  return [...document.querySelectorAll('#player-0 .cell-btn')].map((b, m) => [m, b.getBoundingClientRect()])
+    .filter(([m, r]) => r.bottom > top + 0.5 && r.top < innerHeight).map(([m]) => m);
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_palette_covers_no_cell_at_load_nor_after_any_tap(browser, live_server, width):
+    context = _phone(browser, width)
+    page = context.new_page()
+    try:
+        seat = _seat_page(page, live_server)
+        for address in (seat, live_server + "/"):
+            page.goto(address)
+            page.wait_for_selector("#palette:not([hidden])")
+            assert page.evaluate(CELLS_UNDER_PALETTE) == [], address
+            page.locator("#palette [data-card=forest]").tap()
+            for m in (0, 5, 10, 15, 12, 3, 14, 13):  # row 4 among them, and back up
+                page.locator("#player-0 .cell-btn").nth(m).tap()
+                assert page.evaluate(CELLS_UNDER_PALETTE) == [], (address, m)
+    finally:
+        context.close()
+
+
+#: Each palette button's label: its size and whether it shows whole.
+PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => ({
+  text: label.textContent, size: parseFloat(getComputedStyle(label).fontSize),
+  whole: label.scrollWidth <= label.clientWidth + 0.5}))"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_card_names_and_undo_redo_are_at_least_12_px_and_whole(browser, live_server, width):
+    context = _phone(browser, width)
+    page = context.new_page()
+    try:
+        for language in LANGUAGES:
+            page.goto(f"{live_server}/?lang={language}")
+            page.wait_for_selector("#palette:not([hidden])")
+            labels = page.evaluate(PALETTE_LABELS)
+            assert len(labels) == 12
+            for label in labels:
+                assert label["size"] >= 12 and label["whole"], (language, label)
+    finally:
+        context.close()
+
+
+#: The layout shifts of the page so far (PerformanceObserver, buffered), added up after 1.5 s.
+LAYOUT_SHIFT = """() => new Promise(done => {
+  let total = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value; })
+    .observe({type: 'layout-shift', buffered: true});
+  setTimeout(() => done(total), 1500);
+})"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_layout_shift_on_the_form_and_the_seat_page_when_the_scripts_come_late(browser, live_server, scheme):
+    """The scripts held back 0.8 s (a slow phone network): the page painted before they run
+    must not move when they do."""
+    context = _phone(browser, 360, scheme)
+    page = context.new_page()
+    try:
+        seat = _seat_page(page, live_server)
+
+        def late(route):
+            time.sleep(0.8)
+            route.continue_()
+
+        page.route(lambda url: "/static/js/" in url, late)
+        for address in (live_server + "/", seat):
+            page.goto(address)
+            page.wait_for_selector("#palette:not([hidden])")
+            assert page.evaluate(LAYOUT_SHIFT) == 0, address
     finally:
         context.close()

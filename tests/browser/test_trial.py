@@ -37,7 +37,7 @@ def _posts(page) -> list[str]:
 def test_switching_language_posts_nothing_and_keeps_every_entry(touch_phone, live_server):
     page = touch_phone
     ready(page, live_server + "/")
-    page.tap(".player-count [data-count='3']")
+    page.tap("#add-player")
     page.fill("#players-0-name", "Ada")
     page.fill("#players-2-name", "Cy")
     page.locator("#palette [data-card=forest]").tap()
