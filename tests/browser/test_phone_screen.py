@@ -12,6 +12,7 @@ import pytest
 from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
 from scorekeeper.words import LANGUAGES
+from tests.browser.test_look import contrast, srgb
 from tests.conftest import CASE_FILES, load_case
 
 pytestmark = pytest.mark.browser
@@ -230,5 +231,32 @@ def test_names_stand_upright_whenever_they_fit_and_never_push_the_table_off_the_
                 assert head["wider"] <= 0, (names, language)
                 if names[0] in ("Ada", "Gustav"):  # short names in 46-68 px columns: upright (issue 35)
                     assert head["upright"], (names, language)
+    finally:
+        context.close()
+
+
+#: Each heading of the page with its colour and the background it stands on (the nearest painted one).
+HEADINGS = """() => [...document.querySelectorAll('h1, h2, h3')].filter(h => h.checkVisibility()).map(h => {
+  let back = h;
+  while (back && getComputedStyle(back).backgroundColor.match(/rgba\\(.*, 0\\)|transparent/)) back = back.parentElement;
+  return [h.textContent.trim(), getComputedStyle(h).color, getComputedStyle(back || document.body).backgroundColor];
+})"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_big_screens_headings_read_across_a_room(browser, live_server, scheme):
+    """WCAG's enhanced contrast (7:1, 1.4.6) for every heading of the big screen: a television
+    washes greys out."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        phone = _phone(browser, 360)
+        seat = _seat_page(phone.new_page(), live_server)
+        phone.close()
+        page.goto(seat.rsplit("/seat/", 1)[0] + "/screen")
+        headings = page.evaluate(HEADINGS)
+        assert len(headings) >= 3
+        for text, colour, background in headings:
+            assert contrast(srgb(colour), srgb(background)) >= 7, (text, colour, background)
     finally:
         context.close()
