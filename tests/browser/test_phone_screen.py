@@ -260,3 +260,25 @@ def test_the_big_screens_headings_read_across_a_room(browser, live_server, schem
             assert contrast(srgb(colour), srgb(background)) >= 7, (text, colour, background)
     finally:
         context.close()
+
+
+FOLD_OUT = """summary => { const s = getComputedStyle(summary), marker = getComputedStyle(summary, '::before');
+  return {marker: marker.content, weight: s.fontWeight, colour: s.color}; }"""
+
+
+def test_your_phone_is_gone_is_a_fold_out_like_the_pages_others(browser, live_server):
+    host = _phone(browser, 360)
+    seat = _seat_page(host.new_page(), live_server)
+    host.close()
+    other = _phone(browser, 360)
+    page = other.new_page()
+    try:
+        page.goto(seat.rsplit("/seat/", 1)[0])  # a phone without a seat: the table offers to move Ada's here
+        summary = page.locator("#move summary")
+        assert "Take your seat on this phone" in summary.inner_text()
+        look = summary.evaluate(FOLD_OUT)
+        assert look["marker"] == '"▸"' and int(look["weight"]) >= 600, look  # the arrow, bold
+        summary.click()
+        assert summary.evaluate(FOLD_OUT)["marker"] == '"▾"'
+    finally:
+        other.close()
