@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
@@ -282,3 +283,25 @@ def test_your_phone_is_gone_is_a_fold_out_like_the_pages_others(browser, live_se
         assert summary.evaluate(FOLD_OUT)["marker"] == '"▾"'
     finally:
         other.close()
+
+
+def test_done_says_what_is_missing_until_the_kingdom_is_complete(browser, live_server):
+    context = _phone(browser, 360)
+    page = context.new_page()
+    try:
+        seat = _seat_page(page, live_server)
+        done = page.locator("#done")
+        assert done.inner_text() == "Done: 0 of 16 cards, 16 to go"
+        page.locator("#palette [data-card=forest]").tap()
+        for m in range(3):
+            page.locator("#player-0 .cell-btn").nth(m).tap()
+        assert done.inner_text() == "Done: 3 of 16 cards, 13 to go"
+        expect(page.locator("#save-status")).to_have_text("Saved")
+        page.goto(seat + "?lang=de")  # as the server writes it
+        assert page.locator("#done").inner_text() == "Fertig: 3 von 16 Karten, noch 13"
+        page.locator("#palette [data-card=forest]").tap()
+        for m in range(3, 16):
+            page.locator("#player-0 .cell-btn").nth(m).tap()
+        assert page.locator("#done").inner_text() == "Fertig: alle 16 Karten"
+    finally:
+        context.close()
