@@ -2,7 +2,8 @@
 
     python scripts/screenshots.py [BASE_URL] [OUT_DIR]
 
-Fills the form with tests/data/cases/19-four-players.json, scores it, and
+Fills the form with examples/four-players.json (case 19 with a Forest for a ninth
+Elf, the same scores, no deck warning), scores it, and
 saves form.png, sheet.png and the print previews (A4, Letter) to OUT_DIR; then
 saves the game and takes its read-only page in German (saved-de.png).
 Then four phones share a table ("Score together"): table.png is the live
@@ -49,12 +50,13 @@ def main() -> None:
     base = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:5000"
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "screenshots")
     out.mkdir(parents=True, exist_ok=True)
-    game = json.loads((ROOT / "tests/data/cases/19-four-players.json").read_text())["game"]
+    game = json.loads((ROOT / "examples/four-players.json").read_text())  # a game a real deck allows: no warning
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2)
         page.goto(base + "/")
-        page.click(f".player-count [data-count='{len(game['players'])}']")  # the panels at once (JavaScript)
+        for _ in range(len(game["players"]) - 2):
+            page.click("#add-player")  # the next panel at once (JavaScript)
         for i, player in enumerate(game["players"]):
             page.fill(f"#players-{i}-name", player["name"])
             cells = [card for row in player["kingdom"] for card in row]

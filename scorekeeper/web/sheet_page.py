@@ -52,7 +52,7 @@ from .picture import HEIGHT as PICTURE_HEIGHT
 from .picture import WIDTH as PICTURE_WIDTH
 from .rematch import rematch_url
 from .security import pdf_rate_limit, picture_rate_limit
-from .sheet_parts import category_rows, explanation_rows, grid_cells, grid_key, grid_rows
+from .sheet_parts import category_rows, explanation_rows, grid_cells, grid_key, grid_rows, names_stand_upright
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,7 @@ def sheet_context(scored: ScoreSheet, played_on: date | None, links: SheetLinks,
     return {
         "sheet": scored,
         "grids": [grid_cells(result.score) for result in scored.results],
+        "names_upright": names_stand_upright([result.player.name for result in scored.results]),
         "played_on": played_on,
         "links": links,
         "Row": Row,

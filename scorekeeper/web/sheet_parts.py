@@ -13,6 +13,7 @@ in the same place comes back game after game.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Sequence
 from types import SimpleNamespace
 
@@ -22,6 +23,35 @@ from markupsafe import Markup, escape
 from ..engine import Card, KingdomScore, PlayerResult, Row, cell_name, rows_of
 from .display import CARD_SYMBOLS
 from .i18n import gettext, words
+
+#: How wide a name's longest word may be to stand upright in a player's column of the score
+#: table at 320 px, in ems of its type (by the number of players; the columns of the
+#: widest language, German, measured in Chromium: ``tests/browser/test_phone_screen.py``).
+#: Two players always stand upright (their columns are wide).
+UPRIGHT_EMS = {3: 4.0, 4: 2.6}
+#: Letters far narrower or wider than the usual 0.56 em of a sans-serif type (Noto Sans, Roboto).
+_NARROW, _WIDE = frozenset("fijlrtI.,;:'!|()[]- "), frozenset("mwMW@%")
+
+
+def _ems(word: str) -> float:
+    """*word*'s width in ems, roughly: East Asian wide and full-width letters (emoji among them) one,
+    narrow letters 0.3, wide ones 0.9, other capitals 0.7, other letters 0.56."""
+    return sum(
+        1.0 if unicodedata.east_asian_width(letter) in "WF"
+        else 0.3 if letter in _NARROW
+        else 0.9 if letter in _WIDE
+        else 0.7 if letter.isupper()
+        else 0.56
+        for letter in word
+    )  # fmt: skip
+
+
+def names_stand_upright(names: Sequence[str]) -> bool:
+    """Whether the score table's head may write every one of *names* (a game's players, 2 to 4)
+    horizontally, breaking only at spaces, on a phone of 320 px: else they stand sideways there
+    (``sheet.css``). Wider screens always write them horizontally."""
+    room = UPRIGHT_EMS.get(len(names))
+    return room is None or all(_ems(word) <= room for name in names for word in name.split())
 
 
 def signed(points: int) -> str:

@@ -65,25 +65,20 @@
     panel.querySelector("input[name$=-name]").addEventListener("change", switchTo);
   });
 
-  // Players: 2, 3 or 4 panels at once. Panels past the count are hidden and
+  // Players: 2, 3 or 4 panels, one more with each "Add a player" (the one way, with or without JavaScript). Panels past the count are hidden and
   // disabled (not sent); what they hold stays, should the count come back.
   var panels = form.querySelectorAll("fieldset.player"), addButton = document.getElementById("add-player");
-  var countButtons = form.querySelectorAll(".player-count [data-count]");
   function playerCount() { return form.querySelectorAll("fieldset.player:not([disabled])").length; }
   function setCount(n, replaying) {
     var before = playerCount();
     if (!replaying && n !== before) { entry.keep([["count", before, n]]); }
     panels.forEach(function (panel, i) { panel.hidden = panel.disabled = i >= n; });
-    countButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(Number(b.dataset.count) === n)); });
     addButton.hidden = n >= panels.length;
     document.getElementById("player-limit").hidden = n < panels.length;
     form.querySelectorAll(".remove-player").forEach(function (b) { b.hidden = n <= 2; });
     switchTo();
     keepDraft();
   }
-  countButtons.forEach(function (b) {
-    b.addEventListener("click", function () { setCount(Number(b.dataset.count)); });
-  });
   addButton.addEventListener("click", function (e) {
     var n = playerCount();
     if (n >= panels.length) { return; }

@@ -210,12 +210,25 @@
       all.forEach(function (b) { b.tabIndex = -1; });
       next.tabIndex = 0;
       next.focus();
+      keepClear(next.closest(".kingdom-input"));
     }
+  }
+
+  // A grid partly in view never has a cell under the palette: it scrolls up clear of it (the page's
+  // scroll padding is the palette's height), at load and after each tap; a grid wholly below stays.
+  function keepClear(grid) {
+    var box = grid.getBoundingClientRect(), top = palette.getBoundingClientRect().top;
+    if (box.top < top && box.bottom > top) { grid.scrollIntoView({ block: "nearest" }); }
+  }
+  function measurePalette() {
+    document.documentElement.style.setProperty("--palette", palette.offsetHeight + "px");
   }
 
   form.classList.add("tap");
   document.body.classList.add("has-palette");
   palette.hidden = false;
+  measurePalette();
+  window.addEventListener("resize", measurePalette);
   document.querySelectorAll(".js-only").forEach(function (e) { e.hidden = false; });
 
   form.querySelectorAll(".kingdom-input").forEach(function (grid) {
@@ -255,6 +268,7 @@
         painted = clear ? 0 : Date.now();
         set(select, clear ? "" : current, batch);
         keep(batch);
+        keepClear(grid);
       });
       b.addEventListener("keydown", function (e) {
         var key = e.key.toLowerCase(), batch = [];
@@ -271,6 +285,7 @@
     var table = document.getElementById("preview-" + grid.closest("fieldset.player").dataset.player);
     table.hidden = !table.hasAttribute("data-scored");
   });
+  keepClear(form.querySelector(".kingdom-input"));
   // After Back the browser may give earlier entries back before "pageshow": show and
   // score them; otherwise the points sent with the page stand.
   window.addEventListener("pageshow", function (e) {

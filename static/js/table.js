@@ -365,6 +365,15 @@
     var values = function (list) { return Array.prototype.map.call(list, function (x) { return x.value; }); };
     return kingdomOf({ kingdom: values(form.querySelectorAll(".cell-input input")), legends: values(form.querySelectorAll(".legend-list input:checked")) });
   }
+  // "Done" says what is missing until the kingdom is complete: "Done: 12 of 16 cards, 4 to go".
+  var doneButton = document.getElementById("done");
+  function sayDone() {
+    if (!doneButton || !doneButton.dataset.all) { return; }
+    var count = Array.prototype.filter.call(form.querySelectorAll(".cell-input input"), function (cell) { return cell.value; }).length;
+    doneButton.textContent = count >= 16 ? doneButton.dataset.all
+      : doneButton.dataset.some.replace("9998", count).replace("9999", 16 - count);
+  }
+  form.addEventListener("change", sayDone);
   function show(text) {
     var kingdom = JSON.parse(text);
     form.querySelectorAll(".cell-input input").forEach(function (cell, m) {
@@ -374,6 +383,7 @@
       var claimed = kingdom.legends.indexOf(box.value) >= 0;
       if (box.checked !== claimed) { entry.apply(box, claimed); }
     });
+    sayDone();
   }
   function kept(record) {  // the draft kept on the phone: {draft, base, done}; null removes it
     try {
@@ -481,6 +491,7 @@
   };
   entry.hooks.preview = function () { return pending || sending; };  // the draft's answer brings the points
   entry.hooks.changed = function () {
+    sayDone();
     var record = kept();
     kept({ draft: entered(), base: record ? record.base : base, done: wantDone });
     pending = true;

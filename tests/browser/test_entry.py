@@ -322,6 +322,7 @@ def test_switching_language_keeps_what_was_tapped(phone, live_server):
     page.click("#palette [data-card=forest]")
     for cell in range(3):
         cell_button(page, 0, cell).click()
+    page.click(".languages summary")  # the languages fold out of the header
     with page.expect_navigation():
         page.click("#lang-de")
     page.wait_for_selector("#palette:not([hidden])")

@@ -82,6 +82,7 @@ def test_date_played_is_the_phones_local_date(browser, live_server):
         ready(page, live_server + "/")
         assert page.input_value("#played_on") == "2026-12-01"
         # a round trip (the language) keeps the date the phone gave
+        page.click(".languages summary")  # the languages fold out of the header
         with page.expect_navigation():
             page.click("#lang-de")
         assert page.input_value("#played_on") == "2026-12-01"
@@ -127,18 +128,19 @@ def in_view(page, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740 - 112  # above the palette
 
 
-def test_a_player_count_at_the_top_sets_the_panels_at_once(touch_phone, live_server):
+def test_add_a_player_is_the_one_way_and_shows_the_next_panel_at_once(touch_phone, live_server):
     page = touch_phone
     ready(page, live_server + "/")
     requests = []
     page.on("request", lambda request: requests.append(request.method))
-    page.tap(".player-count [data-count='4']")
+    assert page.locator(".player-count, [data-count]").count() == 0  # no second way (issue 35)
+    page.tap("#add-player")
+    expect(page.locator("fieldset.player:visible")).to_have_count(3)
+    expect(page.locator("#player-limit")).to_be_hidden()
+    page.tap("#add-player")
     expect(page.locator("fieldset.player:visible")).to_have_count(4)
     expect(page.locator("#add-player")).to_be_hidden()
     expect(page.locator("#player-limit")).to_have_text("A game has 2 to 4 players.")
-    page.tap(".player-count [data-count='3']")
-    expect(page.locator("fieldset.player:visible")).to_have_count(3)
-    expect(page.locator("#player-limit")).to_be_hidden()
     assert "POST" not in requests or set(requests) <= {"POST"} and page.url == live_server + "/"
     assert not any(r == "GET" for r in requests)  # no page load
 
@@ -358,7 +360,7 @@ def test_undo_and_redo_cover_legend_ticks_and_every_change(touch_phone, live_ser
     page.tap(legend)
     page.fill("#players-0-name", "Ada")
     page.locator("#players-0-name").blur()
-    page.tap(".player-count [data-count='3']")
+    page.tap("#add-player")
     page.tap("input[name=ruleset][value=classic]")
     count = page.locator("#player-0 details.legends .count")
     expect(count).to_have_text("(1)")
@@ -429,7 +431,8 @@ def test_without_javascript_cells_come_back_whole_and_legends_ticked_in_view(bro
 def test_a_finished_player_folds_to_one_line_with_a_switcher(touch_phone, live_server):
     page = touch_phone
     ready(page, live_server + "/")
-    page.tap(".player-count [data-count='4']")
+    page.tap("#add-player")
+    page.tap("#add-player")
     page.fill("#players-0-name", "Ada")
     page.locator("#players-0-name").blur()
     page.tap("#player-0 details.paste-field summary")
@@ -481,7 +484,8 @@ def test_axe_finds_nothing_serious_in_the_new_parts_of_the_form(browser, live_se
             page.tap("#draft-continue")
             page.tap("#player-1 .cell-input:nth-child(2) .cell-btn")
             page.tap("#player-0 .fold-player")
-            page.tap(".player-count [data-count='4']")
+            while page.locator("#add-player").is_visible():
+                page.tap("#add-player")
             check_axe_light_and_dark(page, axe_script)
             page.evaluate("localStorage.clear()")
     finally:

@@ -37,7 +37,7 @@ def _posts(page) -> list[str]:
 def test_switching_language_posts_nothing_and_keeps_every_entry(touch_phone, live_server):
     page = touch_phone
     ready(page, live_server + "/")
-    page.tap(".player-count [data-count='3']")
+    page.tap("#add-player")
     page.fill("#players-0-name", "Ada")
     page.fill("#players-2-name", "Cy")
     page.locator("#palette [data-card=forest]").tap()
@@ -49,6 +49,7 @@ def test_switching_language_posts_nothing_and_keeps_every_entry(touch_phone, liv
     page.fill("#players-1-paste", "Mo Dw Mo Dr")  # a line typed, three to go
     page.check("input[name=ruleset][value=classic]")
     posts = _posts(page)
+    page.tap(".languages summary")  # the languages fold out of the header
     with page.expect_navigation():
         page.tap("#lang-de")
     page.wait_for_selector("#palette:not([hidden])")
@@ -80,6 +81,7 @@ def test_back_after_scoring_in_another_language_gives_the_form(browser, live_ser
     try:
         page.goto(live_server + "/?lang=en")
         _fill(page, TWO)
+        page.click(".languages summary")  # the languages fold out of the header
         with page.expect_navigation():
             page.click("#lang-de")  # without JavaScript: posted, answered with the form's address
         assert page.locator("html").get_attribute("lang") == "de"
@@ -102,6 +104,7 @@ def test_back_after_scoring_in_another_language_gives_the_form(browser, live_ser
 def _back_to_the_form_after_a_cookie_changed(page) -> None:
     """From a new sheet: its German page (the language cookie changes, and every page varies with the
     cookies: a posted page kept by the browser no longer matches), then Back to the form before it."""
+    page.click(".languages summary")  # the languages fold out of the header
     with page.expect_navigation():
         page.click("#lang-de")
     page.go_back()

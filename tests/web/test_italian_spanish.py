@@ -112,10 +112,12 @@ def test_italian_and_spanish_count_zero_as_plural_unlike_french():
         ]  # fmt: skip
 
 
-def test_the_language_switch_offers_all_five_and_keeps_to_one_line_of_codes(client):
+def test_the_language_switch_offers_all_five_folded_behind_the_current_code(client):
     soup = soup_of(client.get("/", headers={"Accept-Language": "es"}))
     switch = soup.select_one("nav.languages")
-    assert [node.get_text() for node in switch.find_all(lang=True)] == ["EN", "DE", "FR", "IT", "ES"]
+    assert switch.select_one("summary abbr").get_text() == "ES"  # the header keeps one short control
+    names = ["English", "Deutsch", "Français", "Italiano", "Español"]
+    assert [node.get_text() for node in switch.select("li [lang]")] == names
     assert switch.select_one("[aria-current]")["lang"] == "es"
     assert soup.select_one("#lang-it")["title"] == "Italiano"
     italian = soup_of(client.get("/?lang=it"))

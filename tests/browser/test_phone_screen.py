@@ -1,0 +1,307 @@
+"""The phone's screen given to the game (issue 35), measured in Chromium at
+320 and 360 px, light and dark, in every language."""
+
+from __future__ import annotations
+
+import copy
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.engine import Game
+from scorekeeper.web.links import encode_game
+from scorekeeper.words import LANGUAGES
+from tests.browser.test_look import contrast, srgb
+from tests.conftest import CASE_FILES, load_case
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (320, 360)
+SCHEMES = ("light", "dark")
+
+#: The header's boxes: its own height and the distinct tops of what it holds (one line: one top).
+HEADER_LINES = """() => {
+  const header = document.querySelector('.site-header');
+  const parts = [...header.querySelectorAll('.brand, nav a, .languages summary')]
+    .filter(el => el.getClientRects().length);
+  const middles = parts.map(el => { const r = el.getBoundingClientRect(); return Math.round(r.top + r.height / 2); });
+  return {height: header.getBoundingClientRect().height, middles: [...new Set(middles)],
+          languages: header.querySelectorAll('.languages li').length,
+          right: Math.max(...parts.map(el => el.getBoundingClientRect().right)),
+          scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_header_is_one_line_with_every_language_in_it(browser, live_server, width, scheme):
+    context = browser.new_context(viewport={"width": width, "height": 740}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        for language in LANGUAGES:
+            page.goto(f"{live_server}/?lang={language}")
+            header = page.evaluate(HEADER_LINES)
+            assert header["languages"] == len(LANGUAGES), language
+            assert len(header["middles"]) == 1, (language, header)  # every part on the one line
+            assert header["height"] <= 52, (language, header)  # one 44 px row and the border
+            assert header["right"] <= width and header["scrollWidth"] <= width, (language, header)
+    finally:
+        context.close()
+
+
+def _phone(browser, width: int, scheme: str = "light", language: str = "en"):
+    """A touch phone *width* px wide; service workers blocked, so every script comes from the network."""
+    return browser.new_context(
+        viewport={"width": width, "height": 740},
+        color_scheme=scheme,
+        has_touch=True,
+        is_mobile=True,
+        service_workers="block",
+        locale=language,
+    )
+
+
+def _seat_page(page, live_server: str) -> str:
+    """A table started from the form, its first seat taken as Ada. :returns: the seat page's address."""
+    page.goto(live_server + "/")
+    with page.expect_navigation():
+        page.locator("#start-table-button").tap()
+    page.fill("#name", "Ada")
+    with page.expect_navigation():
+        page.locator("#take-seat-button").tap()
+    page.wait_for_selector("#palette:not([hidden])")
+    return page.url
+
+
+#: The grid's cells lying (in part) under the palette, in view: none may.
+CELLS_UNDER_PALETTE = """() => {
+  const top = document.getElementById('palette').getBoundingClientRect().top;
+  return [...document.querySelectorAll('#player-0 .cell-btn')].map((b, m) => [m, b.getBoundingClientRect()])
+    .filter(([m, r]) => r.bottom > top + 0.5 && r.top < innerHeight).map(([m]) => m);
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_palette_covers_no_cell_at_load_nor_after_any_tap(browser, live_server, width):
+    context = _phone(browser, width)
+    page = context.new_page()
+    try:
+        seat = _seat_page(page, live_server)
+        for address in (seat, live_server + "/"):
+            page.goto(address)
+            page.wait_for_selector("#palette:not([hidden])")
+            assert page.evaluate(CELLS_UNDER_PALETTE) == [], address
+            page.locator("#palette [data-card=forest]").tap()
+            for m in (0, 5, 10, 15, 12, 3, 14, 13):  # row 4 among them, and back up
+                page.locator("#player-0 .cell-btn").nth(m).tap()
+                assert page.evaluate(CELLS_UNDER_PALETTE) == [], (address, m)
+    finally:
+        context.close()
+
+
+#: Each palette button's label: its size and whether it shows whole.
+PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => ({
+  text: label.textContent, size: parseFloat(getComputedStyle(label).fontSize),
+  whole: label.scrollWidth <= label.clientWidth + 0.5}))"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_card_names_and_undo_redo_are_at_least_12_px_and_whole(browser, live_server, width):
+    context = _phone(browser, width)
+    page = context.new_page()
+    try:
+        for language in LANGUAGES:
+            page.goto(f"{live_server}/?lang={language}")
+            page.wait_for_selector("#palette:not([hidden])")
+            labels = page.evaluate(PALETTE_LABELS)
+            assert len(labels) == 12
+            for label in labels:
+                assert label["size"] >= 12 and label["whole"], (language, label)
+    finally:
+        context.close()
+
+
+#: The layout shifts of the page so far (PerformanceObserver, buffered), added up after 1.5 s.
+LAYOUT_SHIFT = """() => new Promise(done => {
+  let total = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value; })
+    .observe({type: 'layout-shift', buffered: true});
+  setTimeout(() => done(total), 1500);
+})"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_layout_shift_on_the_form_and_the_seat_page_when_the_scripts_come_late(browser, live_server, scheme):
+    """The scripts held back 0.8 s (a slow phone network): the page painted before they run
+    must not move when they do."""
+    context = _phone(browser, 360, scheme)
+    page = context.new_page()
+    try:
+        seat = _seat_page(page, live_server)
+
+        def late(route):
+            time.sleep(0.8)
+            route.continue_()
+
+        page.route(lambda url: "/static/js/" in url, late)
+        for address in (live_server + "/", seat):
+            page.goto(address)
+            page.wait_for_selector("#palette:not([hidden])")
+            assert page.evaluate(LAYOUT_SHIFT) == 0, address
+    finally:
+        context.close()
+
+
+#: The targets failing WCAG 2.2's target size (2.5.8) as laid out: see the file.
+TARGETS_TOO_SMALL = (Path(__file__).parent / "target_size.js").read_text()
+#: What issue 35 found under 24 × 24 px: each must be at least that, spacing or not.
+NAMED = "#score-table .pname, #export-json, #export-csv, .standing-table tbody th a, .roster .player-name"
+NAMED_SIZES = (
+    "els => els.map(el => { const r = el.getBoundingClientRect(); return [el.textContent, r.width, r.height]; })"
+)
+
+GAME = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
+
+
+def _main_pages(page, live_server: str, first_name: str) -> dict[str, str]:
+    """The addresses of a sheet (case 19, its first player named *first_name*: a game not saved
+    yet), that game saved into a group, the group, a table, its seat and its big screen."""
+    game = copy.deepcopy(GAME)
+    game["players"][0]["name"] = first_name
+    pages = {"form": live_server + "/", "sheet": f"{live_server}/sheet/{encode_game(Game.from_dict(game))}"}
+    page.goto(pages["sheet"])
+    page.fill("#group-name", "Targets")
+    with page.expect_navigation():
+        page.click("#save")
+    pages["saved game"] = page.url
+    page.goto(live_server + "/groups")
+    with page.expect_navigation():
+        page.click("#groups a")
+    pages["group"] = page.url
+    seat = _seat_page(page, live_server)
+    pages["seat"] = seat
+    pages["table"] = seat.rsplit("/seat/", 1)[0]
+    pages["big screen"] = pages["table"] + "/screen"
+    return pages
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_target_is_24_px_or_spaced_as_wcag_allows(browser, live_server, scheme):
+    context = _phone(browser, 360, scheme)
+    page = context.new_page()
+    try:
+        for name, address in _main_pages(page, live_server, f"Ada {scheme}").items():
+            page.goto(address)
+            assert page.evaluate(TARGETS_TOO_SMALL) == [], name
+            for text, width, height in page.locator(NAMED).evaluate_all(NAMED_SIZES):
+                assert width >= 24 and height >= 24, (name, text, width, height)
+    finally:
+        context.close()
+
+
+#: Names near the edge of names_stand_upright (web/sheet_parts.py): upright or not, none may
+#: push the score table wider than the phone.
+NAME_SETS = [
+    ["Ada", "Bo", "Cy", "Di"],
+    ["Anna", "Bern", "Clara", "Dora"],
+    ["Anna", "Bernd", "Clara", "Dora"],
+    ["Gustav", "Wilhelm", "Ingrid"],
+    ["MMMM", "WWWW", "MMMW", "WWWM"],
+    ["Maximilian", "Bo", "Cy"],
+]
+HEAD = """() => ({upright: [...document.querySelectorAll('#score-table .pname')]
+    .every(a => getComputedStyle(a).writingMode === 'horizontal-tb'),
+  wider: document.querySelector('.table-wrap').scrollWidth - document.querySelector('.table-wrap').clientWidth})"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_names_stand_upright_whenever_they_fit_and_never_push_the_table_off_the_screen(browser, live_server, width):
+    context = _phone(browser, width)
+    page = context.new_page()
+    try:
+        for names in NAME_SETS:
+            game = copy.deepcopy(GAME)
+            game["players"] = game["players"][: len(names)]
+            for player, name in zip(game["players"], names, strict=True):
+                player["name"] = name
+            for language in LANGUAGES:
+                page.goto(f"{live_server}/sheet/{encode_game(Game.from_dict(game))}?lang={language}")
+                head = page.evaluate(HEAD)
+                assert head["wider"] <= 0, (names, language)
+                if names[0] in ("Ada", "Gustav"):  # short names in 46-68 px columns: upright (issue 35)
+                    assert head["upright"], (names, language)
+    finally:
+        context.close()
+
+
+#: Each heading of the page with its colour and the background it stands on (the nearest painted one).
+HEADINGS = """() => [...document.querySelectorAll('h1, h2, h3')].filter(h => h.checkVisibility()).map(h => {
+  let back = h;
+  while (back && getComputedStyle(back).backgroundColor.match(/rgba\\(.*, 0\\)|transparent/)) back = back.parentElement;
+  return [h.textContent.trim(), getComputedStyle(h).color, getComputedStyle(back || document.body).backgroundColor];
+})"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_big_screens_headings_read_across_a_room(browser, live_server, scheme):
+    """WCAG's enhanced contrast (7:1, 1.4.6) for every heading of the big screen: a television
+    washes greys out."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        phone = _phone(browser, 360)
+        seat = _seat_page(phone.new_page(), live_server)
+        phone.close()
+        page.goto(seat.rsplit("/seat/", 1)[0] + "/screen")
+        headings = page.evaluate(HEADINGS)
+        assert len(headings) >= 3
+        for text, colour, background in headings:
+            assert contrast(srgb(colour), srgb(background)) >= 7, (text, colour, background)
+    finally:
+        context.close()
+
+
+FOLD_OUT = """summary => { const s = getComputedStyle(summary), marker = getComputedStyle(summary, '::before');
+  return {marker: marker.content, weight: s.fontWeight, colour: s.color}; }"""
+
+
+def test_your_phone_is_gone_is_a_fold_out_like_the_pages_others(browser, live_server):
+    host = _phone(browser, 360)
+    seat = _seat_page(host.new_page(), live_server)
+    host.close()
+    other = _phone(browser, 360)
+    page = other.new_page()
+    try:
+        page.goto(seat.rsplit("/seat/", 1)[0])  # a phone without a seat: the table offers to move Ada's here
+        summary = page.locator("#move summary")
+        assert "Take your seat on this phone" in summary.inner_text()
+        look = summary.evaluate(FOLD_OUT)
+        assert look["marker"] == '"▸"' and int(look["weight"]) >= 600, look  # the arrow, bold
+        summary.click()
+        assert summary.evaluate(FOLD_OUT)["marker"] == '"▾"'
+    finally:
+        other.close()
+
+
+def test_done_says_what_is_missing_until_the_kingdom_is_complete(browser, live_server):
+    context = _phone(browser, 360)
+    page = context.new_page()
+    try:
+        seat = _seat_page(page, live_server)
+        done = page.locator("#done")
+        assert done.inner_text() == "Done: 0 of 16 cards, 16 to go"
+        page.locator("#palette [data-card=forest]").tap()
+        for m in range(3):
+            page.locator("#player-0 .cell-btn").nth(m).tap()
+        assert done.inner_text() == "Done: 3 of 16 cards, 13 to go"
+        expect(page.locator("#save-status")).to_have_text("Saved")
+        page.goto(seat + "?lang=de")  # as the server writes it
+        assert page.locator("#done").inner_text() == "Fertig: 3 von 16 Karten, noch 13"
+        page.locator("#palette [data-card=forest]").tap()
+        for m in range(3, 16):
+            page.locator("#player-0 .cell-btn").nth(m).tap()
+        assert page.locator("#done").inner_text() == "Fertig: alle 16 Karten"
+    finally:
+        context.close()
