@@ -35,7 +35,7 @@ from ..security import save_rate_limit, table_rate_limit
 from ..tables import stream as streams
 from ..tables import tonight
 from ..tables.access import keep_secret, too_many
-from ..tables.presenters import BLANK_SEAT, ScreenSeat, TonightPage, TonightTable
+from ..tables.presenters import BLANK_SEAT, TonightPage, TonightTable, screen_seats
 
 bp = Blueprint("groups", __name__)
 
@@ -270,7 +270,6 @@ def _tonight(group: Group, screen: bool):
 
 
 def _tonight_table(table: Table, winners: dict[str, list[str]]) -> TonightTable:
-    names = {seat.number: seat.name for seat in table.seats}
     return TonightTable(
         code=table.code,
         version=table.version,
@@ -278,17 +277,7 @@ def _tonight_table(table: Table, winners: dict[str, list[str]]) -> TonightTable:
         qr=url_for("tables.qr", code=table.code)
         if qr_fits(url_for("tables.table", code=table.code, _external=True))
         else None,
-        seats=[
-            ScreenSeat(
-                number=seat.number,
-                name=seat.name,
-                cards=seat.cards_entered,
-                done=seat.done,
-                state=seat.state,
-                checked_by=names.get(seat.checked_by) if seat.checked_by else None,
-            )
-            for seat in table.seats
-        ],
+        seats=screen_seats(table.seats),
         checks_required=table.checks_required,
         locked=table.locked,
         winners=winners.get(table.code, []),

@@ -81,7 +81,7 @@ from .access import (
     this_phone,
     too_many,
 )
-from .presenters import GroupOffer, Invite, Live, LiveSeat, OwnGroup, Screen, ScreenSeat, SeatPanel
+from .presenters import GroupOffer, Invite, Live, LiveSeat, OwnGroup, Screen, SeatPanel, screen_seats
 
 bp = Blueprint("tables", __name__)
 count_wrong_codes(bp)
@@ -424,7 +424,6 @@ SCREEN_RELOAD = 10
 
 def _screen(table: Table) -> Screen:
     """What the big screen shows of *table*: the same for everyone (no phone is asked who it is)."""
-    names = {seat.number: seat.name for seat in table.seats}
     invite = _invite(table)
     sheet = _locked_sheet(table)
     return Screen(
@@ -438,17 +437,7 @@ def _screen(table: Table) -> Screen:
         link=invite.link,
         qr=invite.qr,
         join_url=url_for(".join", _external=True),
-        seats=[
-            ScreenSeat(
-                number=seat.number,
-                name=seat.name,
-                cards=seat.cards_entered,
-                done=seat.done,
-                state=seat.state,
-                checked_by=names.get(seat.checked_by) if seat.checked_by else None,
-            )
-            for seat in table.seats
-        ],
+        seats=screen_seats(table.seats),
         most=MAX_PLAYERS,
         checks_required=table.checks_required,
         locked=table.locked,

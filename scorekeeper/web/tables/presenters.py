@@ -35,6 +35,23 @@ class ScreenSeat:
     checked_by: str | None
 
 
+def screen_seats(seats: Sequence[Seat]) -> list[ScreenSeat]:
+    """*seats* as a big screen shows them (the table's screen and a group's tonight page), each
+    checker named."""
+    names = {seat.number: seat.name for seat in seats}
+    return [
+        ScreenSeat(
+            number=seat.number,
+            name=seat.name,
+            cards=seat.cards_entered,
+            done=seat.done,
+            state=seat.state,
+            checked_by=names.get(seat.checked_by) if seat.checked_by else None,
+        )
+        for seat in seats
+    ]
+
+
 #: What static/js/screen.js fills in for a seat taken after the big screen's page came.
 BLANK_SEAT = ScreenSeat(number=0, name="", cards=0, done=False, state="entering", checked_by=None)
 
