@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   var screen = document.getElementById("screen");
-  if (!screen || !window.fetch || !window.TableStream) { return; }
+  if (!screen || !window.fetch || !window.TableStream || !window.ScreenSeats) { return; }
   var text = screen.dataset, shown = +text.version, etag = text.etag, locked = screen.hasAttribute("data-locked");
   var list = document.getElementById("screen-seats"), blank = document.getElementById("screen-seat");
   var join = document.getElementById("screen-join"), empty = document.getElementById("screen-empty");
@@ -16,20 +16,6 @@
 
   function go(url) {
     if (!leaving) { leaving = true; stream.stop(); window.location.href = url; }
-  }
-  function bdi(name) {
-    var element = document.createElement("bdi");
-    element.textContent = name;
-    return element;
-  }
-  // A seat's state in the page's words: the server says which (wrong, checked, done, entering).
-  function stateWords(seat, names, checks) {
-    if (seat.state === "checked") {
-      var around = text.checked.split("@@");
-      return [around[0], bdi(names[seat.checked_by] || ""), around.slice(1).join("")];
-    }
-    if (seat.state === "done") { return [checks ? text.unchecked : text.done]; }
-    return [seat.state === "wrong" ? text.wrong : text.entering];
   }
   // The table as announced (or as the API states it): drawn unless older than what is shown.
   function show(table) {
@@ -40,25 +26,7 @@
     }
     shown = table.version;
     if (locked || !list) { return; }
-    var names = {};
-    table.seats.forEach(function (seat) { names[seat.seat] = seat.name; });
-    table.seats.forEach(function (seat) {
-      var row = list.querySelector("[data-seat='" + seat.seat + "']");
-      if (!row) {
-        row = blank.content.firstElementChild.cloneNode(true);
-        row.dataset.seat = seat.seat;
-        list.appendChild(row);
-      }
-      row.querySelector(".screen-seat-name bdi").textContent = seat.name;
-      row.querySelector(".screen-seat-cards").textContent = text.cards.replace("9999", seat.cards_entered);
-      row.querySelector(".screen-seat-progress").value = seat.cards_entered;
-      row.classList.toggle("done", seat.done);
-      row.classList.toggle("checked", seat.state === "checked");
-      row.classList.toggle("wrong", seat.state === "wrong");
-      var state = row.querySelector(".screen-seat-state");
-      state.textContent = "";
-      stateWords(seat, names, table.checks_required).forEach(function (part) { state.append(part); });
-    });
+    window.ScreenSeats.draw(list, blank, table, text, "screen");
     empty.hidden = table.seats.length > 0;
     join.hidden = table.seats.length >= +text.most;
   }

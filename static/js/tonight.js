@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   var page = document.getElementById("tonight");
-  if (!page || !window.TableStream) { return; }
+  if (!page || !window.TableStream || !window.ScreenSeats) { return; }
   var text = page.dataset, games = +text.games, RELOAD = 30000;
   var grid = document.getElementById("tonight-tables"), empty = document.getElementById("tonight-empty");
   var blankTable = document.getElementById("tonight-table"), blankSeat = document.getElementById("tonight-seat");
@@ -16,11 +16,7 @@
   var shown = {};
   grid.querySelectorAll("[data-code]").forEach(function (card) { shown[card.dataset.code] = +card.dataset.version; });
 
-  function bdi(name) {
-    var element = document.createElement("bdi");
-    element.textContent = name;
-    return element;
-  }
+  var bdi = window.ScreenSeats.bdi;
   function fill(element, pattern, names) {  // "… @@ …" with each name isolated
     var around = pattern.split("@@");
     element.textContent = "";
@@ -30,14 +26,6 @@
       element.append(bdi(name));
     });
     element.append(around.slice(1).join(""));
-  }
-  function stateWords(seat, names, checks) {
-    if (seat.state === "checked") {
-      var around = text.checked.split("@@");
-      return [around[0], bdi(names[seat.checked_by] || ""), around.slice(1).join("")];
-    }
-    if (seat.state === "done") { return [checks ? text.unchecked : text.done]; }
-    return [seat.state === "wrong" ? text.wrong : text.entering];
   }
   function card(table) {
     var found = document.getElementById("table-" + table.code);
@@ -70,25 +58,8 @@
     var element = card(table);
     element.dataset.version = table.version;
     qr(element, table.qr);
-    var list = element.querySelector(".tonight-seats"), names = {};
-    table.seats.forEach(function (seat) { names[seat.seat] = seat.name; });
-    table.seats.forEach(function (seat) {
-      var row = list.querySelector("[data-seat='" + seat.seat + "']");
-      if (!row) {
-        row = blankSeat.content.firstElementChild.cloneNode(true);
-        row.dataset.seat = seat.seat;
-        list.appendChild(row);
-      }
-      row.querySelector(".tonight-seat-name bdi").textContent = seat.name;
-      row.querySelector(".tonight-seat-cards").textContent = text.cards.replace("9999", seat.cards_entered);
-      row.querySelector(".tonight-seat-progress").value = seat.cards_entered;
-      row.classList.toggle("done", seat.done);
-      row.classList.toggle("checked", seat.state === "checked");
-      row.classList.toggle("wrong", seat.state === "wrong");
-      var state = row.querySelector(".tonight-seat-state");
-      state.textContent = "";
-      stateWords(seat, names, table.checks_required).forEach(function (part) { state.append(part); });
-    });
+    var list = element.querySelector(".tonight-seats");
+    window.ScreenSeats.draw(list, blankSeat, table, text, "tonight");
     element.querySelector(".tonight-join").hidden = table.locked || table.seats.length >= 4;
     element.classList.toggle("locked", table.locked);
     list.hidden = table.locked;
