@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib.util
 import json
 import os
 import re
@@ -57,21 +56,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+import tables  # bench/tables.py's servers, phones and meter (bench/ is on the path of a script run here)
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-
-def _tables_module() -> Any:
-    """bench/tables.py, whose servers, phones and meter this run uses."""
-    spec = importlib.util.spec_from_file_location("bench_tables", HERE / "tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_tables"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tables = _tables_module()
 
 #: What the seeding process runs in the checkout: the groups, the big one's games and
 #: standing, and a known secret for the edit link of its oldest game.

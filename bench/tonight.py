@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib.util
 import json
 import logging
 import os
@@ -52,22 +51,11 @@ from typing import Any
 from urllib.parse import urljoin
 
 import aiohttp
+import tables  # bench/tables.py's servers, phones and meter (bench/ is on the path of a script run here)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-
-def _tables_module() -> Any:
-    """bench/tables.py, whose servers, phones and meter this run uses."""
-    spec = importlib.util.spec_from_file_location("bench_tables", HERE / "tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_tables"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tables = _tables_module()
 
 #: What the seeding process runs in the checkout: the group, its invite secret and a screen link.
 SEED = r"""
