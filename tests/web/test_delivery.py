@@ -25,7 +25,12 @@ from tests.conftest import CASE_FILES, form_data, load_case
 STATIC = Path(__file__).resolve().parents[2] / "static"
 FOUR = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
 #: Static files are sent from open files: buffered=True closes them at once (the server closes them too).
-DECODE = {"br": brotli.decompress, "gzip": gzip.decompress, "deflate": zlib.decompress}
+DECODE = {
+    "br": brotli.decompress,
+    "gzip": gzip.decompress,
+    "deflate": zlib.decompress,
+    "zstd": delivery.zstd.decompress,
+}
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
@@ -192,3 +197,29 @@ def test_stylesheets_and_scripts_are_sent_minified_and_other_files_as_they_are(c
     assert len(style.data) < 0.9 * (STATIC / "css" / "app.css").stat().st_size
     icon = client.get("/static/icons/favicon.svg", buffered=True)
     assert icon.data == (STATIC / "icons" / "favicon.svg").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("encoding", "smallest"),
+    [
+        ("br", lambda data: brotli.compress(data, quality=11)),
+        ("zstd", lambda data: delivery.zstd.compress(data, 19)),
+        ("gzip", lambda data: gzip.compress(data, 9)),
+    ],
+)
+def test_stylesheets_and_scripts_are_sent_compressed_at_the_highest_level(client, encoding, smallest):
+    """Compressed once and kept, so a first visit gets the smallest files (bench/page_wire.py)."""
+    for name in ("css/app.css", "js/table.js", "icons/favicon.svg"):
+        url = f"/static/{name}?v={sha12(STATIC / name)}"
+        asked = client.get(url, headers={"Accept-Encoding": f"{encoding}, deflate"}, buffered=True)
+        assert asked.headers["Content-Encoding"] == encoding, name
+        assert len(asked.data) <= len(smallest(sent(STATIC / name))), name
+        assert DECODE[encoding](asked.data) == sent(STATIC / name)
+        again = client.get(url, headers={"Accept-Encoding": encoding, "If-None-Match": asked.headers["ETag"]})
+        assert again.status_code == 304
+
+
+def test_a_browsers_preference_among_encodings_is_kept(client):
+    asked = client.get("/static/css/app.css", headers={"Accept-Encoding": "br;q=0.5, gzip"}, buffered=True)
+    assert asked.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(asked.data) == sent(STATIC / "css" / "app.css")
