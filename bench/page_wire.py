@@ -1,8 +1,8 @@
 """The eight pages a player meets, weighed on the wire on a first visit: one checkout beside another.
 
     .venv/bin/python bench/page_wire.py                      # this checkout alone
-    git worktree add /tmp/before <commit>
-    .venv/bin/python bench/page_wire.py --before /tmp/before  # both, in one run
+    git worktree add ../before <commit>
+    .venv/bin/python bench/page_wire.py --before ../before    # both, in one run
 
 Each checkout is served by its own process (Werkzeug's embedded server on
 loopback, a throw-away SQLite database, CSRF on), with that checkout first on
