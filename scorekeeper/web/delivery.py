@@ -14,7 +14,7 @@
   a file to the garbage collector). A file added after start-up is read from disk.
 - Stylesheets, scripts and icons are sent compressed once and kept: Brotli
   at its highest quality (11; zstd 19 or gzip 9 for a browser without it),
-  made on a file's first request and kept for the process's life (about 30 ms
+  made on a file's first request and kept for the process's life (2 to 19 ms
   of CPU a file, once, instead of Flask-Compress's quick levels on every
   request; a first visit's files are about a fifth smaller, measured in
   bench/page_wire.py). Another encoding asked for alone (deflate) is left to
@@ -35,7 +35,6 @@ import gzip
 import hashlib
 import io
 import mimetypes
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -74,7 +73,6 @@ COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {
 
 #: Static files compressed so far, by (version, encoding): shared by every app of the process.
 _compressed: dict[tuple[str, str], bytes] = {}
-_compressing = threading.Lock()
 
 #: How each kind of static file is minified before it is sent (by its name's ending).
 MINIFIERS: dict[str, Callable[[str], str]] = {".css": rcssmin.cssmin, ".js": rjsmin.jsmin}
@@ -154,10 +152,9 @@ def compressed(version: str, encoding: str, data: bytes) -> bytes:
     key = (version, encoding)
     kept = _compressed.get(key)
     if kept is None:
-        with _compressing:  # the service worker asks for every file at once: each is made once
-            kept = _compressed.get(key)
-            if kept is None:
-                kept = _compressed[key] = COMPRESSORS[encoding](data)
+        # No lock: two first requests for one file may both make it (the same bytes), but
+        # the files of one page, asked for at once, are made side by side, not in turn.
+        kept = _compressed[key] = COMPRESSORS[encoding](data)
     return kept
 
 
