@@ -305,3 +305,32 @@ def test_done_says_what_is_missing_until_the_kingdom_is_complete(browser, live_s
         assert page.locator("#done").inner_text() == "Fertig: alle 16 Karten"
     finally:
         context.close()
+
+
+def test_the_languages_fold_back_on_a_tap_elsewhere_and_on_escape(browser, live_server):
+    """The header's languages fold out as a menu does (static/js/app.js): a tap anywhere else folds
+    them back, Escape too (the focus back on the control), and a tap on a language still goes there."""
+    context = _phone(browser, 360)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/games?lang=en")  # its languages are links (the form's post the form)
+        languages, summary = page.locator(".languages details"), page.locator(".languages summary")
+        summary.tap()
+        expect(languages).to_have_attribute("open", "")
+        page.locator("main h1").tap()  # plain text, away from the fold-out
+        expect(languages).not_to_have_attribute("open", "")
+
+        summary.focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")  # on the first language
+        expect(page.locator("#lang-de")).to_be_focused()
+        page.keyboard.press("Escape")
+        expect(languages).not_to_have_attribute("open", "")
+        expect(summary).to_be_focused()
+
+        summary.tap()
+        with page.expect_navigation():
+            page.locator("#lang-fr").tap()
+        assert page.evaluate("document.documentElement.lang") == "fr"
+    finally:
+        context.close()
