@@ -43,7 +43,7 @@
   var languages = document.querySelector(".languages details");
   if (languages) {
     document.addEventListener("pointerdown", function (e) {
-      if (languages.open && !languages.contains(e.target)) { languages.open = false; }
+      if (!languages.contains(e.target)) { languages.open = false; }
     });
     document.addEventListener("keydown", function (e) {
       if (e.key !== "Escape" || !languages.open) { return; }
