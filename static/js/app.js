@@ -38,6 +38,20 @@
   });
   // Saved times (<time class="local-time">) are shown in the viewer's time zone by times.js.
 
+  // The header's languages fold back as a menu does: on a tap anywhere else (pointerdown: a tap
+  // on plain text gives no click on some phones), and on Escape, focus back on its summary.
+  var languages = document.querySelector(".languages details");
+  if (languages) {
+    document.addEventListener("pointerdown", function (e) {
+      if (!languages.contains(e.target)) { languages.open = false; }
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "Escape" || !languages.open) { return; }
+      languages.open = false;
+      languages.querySelector("summary").focus();
+    });
+  }
+
   // Without a connection, the offline page (static/js/offline.js) speaks the last page's language.
   try { window.localStorage.setItem("scorekeeper.lang", document.documentElement.lang); } catch (e) { /* the browser's */ }
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import copy
-import time
 from pathlib import Path
 
 import pytest
@@ -51,15 +50,15 @@ def test_the_header_is_one_line_with_every_language_in_it(browser, live_server, 
         context.close()
 
 
-def _phone(browser, width: int, scheme: str = "light", language: str = "en"):
-    """A touch phone *width* px wide; service workers blocked, so every script comes from the network."""
+def _phone(browser, width: int, state: dict | None = None):
+    """A touch phone *width* px wide, with the cookies and storage of *state* (that phone again);
+    service workers blocked, so every script comes from the network."""
     return browser.new_context(
         viewport={"width": width, "height": 740},
-        color_scheme=scheme,
         has_touch=True,
         is_mobile=True,
         service_workers="block",
-        locale=language,
+        storage_state=state,
     )
 
 
@@ -75,99 +74,12 @@ def _seat_page(page, live_server: str) -> str:
     return page.url
 
 
-#: The grid's cells lying (in part) under the palette, in view: none may.
-CELLS_UNDER_PALETTE = """() => {
-  const top = document.getElementById('palette').getBoundingClientRect().top;
-  return [...document.querySelectorAll('#player-0 .cell-btn')].map((b, m) => [m, b.getBoundingClientRect()])
-    .filter(([m, r]) => r.bottom > top + 0.5 && r.top < innerHeight).map(([m]) => m);
-}"""
-
-
-@pytest.mark.parametrize("width", WIDTHS)
-def test_the_palette_covers_no_cell_at_load_nor_after_any_tap(browser, live_server, width):
-    context = _phone(browser, width)
-    page = context.new_page()
-    try:
-        seat = _seat_page(page, live_server)
-        for address in (seat, live_server + "/"):
-            page.goto(address)
-            page.wait_for_selector("#palette:not([hidden])")
-            assert page.evaluate(CELLS_UNDER_PALETTE) == [], address
-            page.locator("#palette [data-card=forest]").tap()
-            for m in (0, 5, 10, 15, 12, 3, 14, 13):  # row 4 among them, and back up
-                page.locator("#player-0 .cell-btn").nth(m).tap()
-                assert page.evaluate(CELLS_UNDER_PALETTE) == [], (address, m)
-    finally:
-        context.close()
-
-
-#: Each palette button's label: its size and whether it shows whole.
-PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => ({
-  text: label.textContent, size: parseFloat(getComputedStyle(label).fontSize),
-  whole: label.scrollWidth <= label.clientWidth + 0.5}))"""
-
-
-@pytest.mark.parametrize("width", WIDTHS)
-def test_card_names_and_undo_redo_are_at_least_12_px_and_whole(browser, live_server, width):
-    context = _phone(browser, width)
-    page = context.new_page()
-    try:
-        for language in LANGUAGES:
-            page.goto(f"{live_server}/?lang={language}")
-            page.wait_for_selector("#palette:not([hidden])")
-            labels = page.evaluate(PALETTE_LABELS)
-            assert len(labels) == 12
-            for label in labels:
-                assert label["size"] >= 12 and label["whole"], (language, label)
-    finally:
-        context.close()
-
-
-#: The layout shifts of the page so far (PerformanceObserver, buffered), added up after 1.5 s.
-LAYOUT_SHIFT = """() => new Promise(done => {
-  let total = 0;
-  new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value; })
-    .observe({type: 'layout-shift', buffered: true});
-  setTimeout(() => done(total), 1500);
-})"""
-
-
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_no_layout_shift_on_the_form_and_the_seat_page_when_the_scripts_come_late(browser, live_server, scheme):
-    """The scripts held back 0.8 s (a slow phone network): the page painted before they run
-    must not move when they do."""
-    context = _phone(browser, 360, scheme)
-    page = context.new_page()
-    try:
-        seat = _seat_page(page, live_server)
-
-        def late(route):
-            time.sleep(0.8)
-            route.continue_()
-
-        page.route(lambda url: "/static/js/" in url, late)
-        for address in (live_server + "/", seat):
-            page.goto(address)
-            page.wait_for_selector("#palette:not([hidden])")
-            assert page.evaluate(LAYOUT_SHIFT) == 0, address
-    finally:
-        context.close()
-
-
-#: The targets failing WCAG 2.2's target size (2.5.8) as laid out: see the file.
-TARGETS_TOO_SMALL = (Path(__file__).parent / "target_size.js").read_text()
-#: What issue 35 found under 24 × 24 px: each must be at least that, spacing or not.
-NAMED = "#score-table .pname, #export-json, #export-csv, .standing-table tbody th a, .roster .player-name"
-NAMED_SIZES = (
-    "els => els.map(el => { const r = el.getBoundingClientRect(); return [el.textContent, r.width, r.height]; })"
-)
-
 GAME = load_case(next(p for p in CASE_FILES if p.name.startswith("19-")))["game"]
 
 
 def _main_pages(page, live_server: str, first_name: str) -> dict[str, str]:
-    """The addresses of a sheet (case 19, its first player named *first_name*: a game not saved
-    yet), that game saved into a group, the group, a table, its seat and its big screen."""
+    """The addresses of the form, a sheet (case 19, its first player named *first_name*: a game
+    not saved yet), that game saved into a group, the group, a table, its seat and its big screen."""
     game = copy.deepcopy(GAME)
     game["players"][0]["name"] = first_name
     pages = {"form": live_server + "/", "sheet": f"{live_server}/sheet/{encode_game(Game.from_dict(game))}"}
@@ -187,16 +99,172 @@ def _main_pages(page, live_server: str, first_name: str) -> dict[str, str]:
     return pages
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_every_target_is_24_px_or_spaced_as_wcag_allows(browser, live_server, scheme):
-    context = _phone(browser, 360, scheme)
+@pytest.fixture(scope="module")
+def made(browser, live_server) -> tuple[dict[str, str], dict]:
+    """The pages of :func:`_main_pages`, made once by one phone: (their addresses by name, that
+    phone's cookies and storage, for a phone of any width to be the same phone)."""
+    context = _phone(browser, 360)
+    try:
+        pages = _main_pages(context.new_page(), live_server, "Ada screen")  # (a game saved nowhere else)
+        return pages, context.storage_state()
+    finally:
+        context.close()
+
+
+def _in(address: str, language: str) -> str:
+    """*address* in *language* (``?lang=``; the phone keeps it in a cookie)."""
+    return f"{address}{'&' if '?' in address else '?'}lang={language}"
+
+
+def _visit(page, address: str, language: str) -> None:
+    """*page* at *address* in *language*, which the page must say it is in."""
+    page.goto(_in(address, language))
+    assert page.evaluate("document.documentElement.lang") == language, address
+
+
+def _in_every_scheme(page, script: str) -> dict[str, object]:
+    """What *script* returns on *page* as laid out light and dark (``prefers-color-scheme``, no reload)."""
+    seen = {}
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        seen[scheme] = page.evaluate(script)
+    return seen
+
+
+#: The grid's cells lying (in part) under the palette, in view: none may.
+CELLS_UNDER_PALETTE = """() => {
+  const top = document.getElementById('palette').getBoundingClientRect().top;
+  return [...document.querySelectorAll('#player-0 .cell-btn')].map((b, m) => [m, b.getBoundingClientRect()])
+    .filter(([m, r]) => r.bottom > top + 0.5 && r.top < innerHeight).map(([m]) => m);
+}"""
+#: None of them, light and dark.
+CLEAR = {scheme: [] for scheme in SCHEMES}
+#: How many of the grid's cells hold a Forest.
+FORESTS = "[...document.querySelectorAll('#player-0 .cell-input input')].filter(c => c.value === 'forest').length"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_palette_covers_no_cell_at_load_nor_after_any_tap(browser, made, width):
+    """The seat page and the form in every language (the palette's names wrap differently), light
+    and dark, at load and after each tap of an entry down the grid and back up."""
+    pages, state = made
+    context = _phone(browser, width, state)
     page = context.new_page()
     try:
-        for name, address in _main_pages(page, live_server, f"Ada {scheme}").items():
-            page.goto(address)
-            assert page.evaluate(TARGETS_TOO_SMALL) == [], name
-            for text, width, height in page.locator(NAMED).evaluate_all(NAMED_SIZES):
-                assert width >= 24 and height >= 24, (name, text, width, height)
+        for language in LANGUAGES:
+            for address in (pages["seat"], pages["form"]):
+                _visit(page, address, language)
+                page.wait_for_selector("#palette:not([hidden])")
+                assert _in_every_scheme(page, CELLS_UNDER_PALETTE) == CLEAR, (language, address)
+                forests = page.evaluate(FORESTS)
+                page.locator("#palette [data-card=forest]").tap()
+                # row 4 among them, and back up; each cell scrolled into view as Playwright does, tapped
+                # without its wait for a still box (two frames): after each tap nothing is under the palette
+                for m in (0, 5, 10, 15, 12, 3, 14, 13):
+                    page.locator("#player-0 .cell-btn").nth(m).tap(force=True)
+                    assert _in_every_scheme(page, CELLS_UNDER_PALETTE) == CLEAR, (language, address, m)
+                assert abs(page.evaluate(FORESTS) - forests) == 8  # each tap painted its cell (or emptied it)
+                page.evaluate("localStorage.clear()")  # the next form afresh, its entry not offered back (entry.js)
+    finally:
+        context.close()
+
+
+#: Each palette button's label: its size and whether it shows whole.
+PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => ({
+  text: label.textContent, size: parseFloat(getComputedStyle(label).fontSize),
+  whole: label.scrollWidth <= label.clientWidth + 0.5}))"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_card_names_and_undo_redo_are_at_least_12_px_and_whole(browser, made, width):
+    pages, state = made
+    context = _phone(browser, width, state)
+    page = context.new_page()
+    try:
+        for language in LANGUAGES:
+            _visit(page, pages["form"], language)
+            page.wait_for_selector("#palette:not([hidden])")
+            for scheme, labels in _in_every_scheme(page, PALETTE_LABELS).items():
+                assert len(labels) == 12
+                for label in labels:
+                    assert label["size"] >= 12 and label["whole"], (language, scheme, label)
+    finally:
+        context.close()
+
+
+#: Adds up the layout shifts of the page from its start (PerformanceObserver, buffered) in ``shifted``.
+WATCH_SHIFTS = """() => { window.shifted = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) shifted += e.value; })
+    .observe({type: 'layout-shift', buffered: true}); }"""
+#: The page has painted something (its first contentful paint).
+PAINTED = "() => performance.getEntriesByType('paint').some(e => e.name === 'first-contentful-paint')"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_layout_shift_on_the_form_and_the_seat_page_when_the_scripts_come_late(browser, made, width):
+    """The scripts held back 0.8 s (a slow phone network) and more, until the page has painted:
+    the page painted before they run must not move when they do, nor in the 1.5 s after. The
+    form and the seat page in every language, light and dark, all loading at once."""
+    pages, state = made
+    context = _phone(browser, width, state)
+    held: list | None = []  # the scripts' requests, answered once every page has painted
+
+    def hold(route):
+        if held is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    try:
+        context.route(lambda url: "/static/js/" in url, hold)
+        loads = {}
+        for scheme in SCHEMES:
+            for language in LANGUAGES:
+                for address in (pages["form"], pages["seat"]):
+                    page = context.new_page()
+                    page.emulate_media(color_scheme=scheme)
+                    page.goto(_in(address, language), wait_until="commit")
+                    loads[scheme, language, address] = page
+        page.wait_for_timeout(800)
+        for page in loads.values():
+            page.wait_for_function(PAINTED)
+        waiting, held = held, None
+        for route in waiting:
+            route.continue_()
+        for (_, language, address), page in loads.items():
+            page.wait_for_selector("#palette:not([hidden])")
+            assert page.evaluate("document.documentElement.lang") == language, address
+            page.evaluate(WATCH_SHIFTS)
+        page.wait_for_timeout(1500)
+        moved = {key: shifted for key, page in loads.items() if (shifted := page.evaluate("shifted"))}
+        assert moved == {}
+    finally:
+        context.close()
+
+
+#: The targets failing WCAG 2.2's target size (2.5.8) as laid out: see the file.
+TARGETS_TOO_SMALL = (Path(__file__).parent / "target_size.js").read_text()
+#: What issue 35 found under 24 × 24 px: each must be at least that, spacing or not.
+NAMED = "#score-table .pname, #export-json, #export-csv, .standing-table tbody th a, .roster .player-name"
+NAMED_SIZES = f"""() => [...document.querySelectorAll({NAMED!r})]
+  .map(el => {{ const r = el.getBoundingClientRect(); return [el.textContent, r.width, r.height]; }})"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_target_is_24_px_or_spaced_as_wcag_allows(browser, made, width):
+    """Every page of :func:`_main_pages` in every language, light and dark."""
+    pages, state = made
+    context = _phone(browser, width, state)
+    page = context.new_page()
+    try:
+        for language in LANGUAGES:
+            for name, address in pages.items():
+                _visit(page, address, language)
+                for scheme, failing in _in_every_scheme(page, TARGETS_TOO_SMALL).items():
+                    assert failing == [], (name, language, scheme)
+                for scheme, named in _in_every_scheme(page, NAMED_SIZES).items():
+                    for text, w, h in named:
+                        assert w >= 24 and h >= 24, (name, language, scheme, text, w, h)
     finally:
         context.close()
 
@@ -245,16 +313,13 @@ HEADINGS = """() => [...document.querySelectorAll('h1, h2, h3')].filter(h => h.c
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_the_big_screens_headings_read_across_a_room(browser, live_server, scheme):
+def test_the_big_screens_headings_read_across_a_room(browser, made, scheme):
     """WCAG's enhanced contrast (7:1, 1.4.6) for every heading of the big screen: a television
     washes greys out."""
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, color_scheme=scheme)
     page = context.new_page()
     try:
-        phone = _phone(browser, 360)
-        seat = _seat_page(phone.new_page(), live_server)
-        phone.close()
-        page.goto(seat.rsplit("/seat/", 1)[0] + "/screen")
+        page.goto(made[0]["big screen"])
         headings = page.evaluate(HEADINGS)
         assert len(headings) >= 3
         for text, colour, background in headings:
@@ -303,5 +368,34 @@ def test_done_says_what_is_missing_until_the_kingdom_is_complete(browser, live_s
         for m in range(3, 16):
             page.locator("#player-0 .cell-btn").nth(m).tap()
         assert page.locator("#done").inner_text() == "Fertig: alle 16 Karten"
+    finally:
+        context.close()
+
+
+def test_the_languages_fold_back_on_a_tap_elsewhere_and_on_escape(browser, live_server):
+    """The header's languages fold out as a menu does (static/js/app.js): a tap anywhere else folds
+    them back, Escape too (the focus back on the control), and a tap on a language still goes there."""
+    context = _phone(browser, 360)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/games?lang=en")  # its languages are links (the form's post the form)
+        languages, summary = page.locator(".languages details"), page.locator(".languages summary")
+        summary.tap()
+        expect(languages).to_have_attribute("open", "")
+        page.locator("main h1").tap()  # plain text, away from the fold-out
+        expect(languages).not_to_have_attribute("open", "")
+
+        summary.focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")  # on the first language
+        expect(page.locator("#lang-de")).to_be_focused()
+        page.keyboard.press("Escape")
+        expect(languages).not_to_have_attribute("open", "")
+        expect(summary).to_be_focused()
+
+        summary.tap()
+        with page.expect_navigation():
+            page.locator("#lang-fr").tap()
+        assert page.evaluate("document.documentElement.lang") == "fr"
     finally:
         context.close()

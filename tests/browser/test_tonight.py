@@ -24,6 +24,8 @@ from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.test_entry import _check_axe
+from tests.browser.test_look import contrast, srgb
+from tests.browser.test_phone_screen import HEADINGS
 from tests.browser.test_seat_reload import CASE, _new_phone, _paint, _take_seat
 from tests.browser.test_table_screen import _check, _done, _until
 
@@ -288,6 +290,23 @@ def test_axe_finds_nothing_serious_on_the_tonight_page(browser, evening, axe_scr
         _check_axe(screen, axe_script)
         if width < 400:  # one column: nothing wider than the phone
             assert screen.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_tonight_pages_headings_read_across_a_room(browser, evening, scheme):
+    """WCAG's enhanced contrast (7:1, 1.4.6) for every heading of the tonight page on a television
+    (1920 × 1080), whose picture washes greys out: the group's, each table's, the results'."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, color_scheme=scheme)
+    screen = context.new_page()
+    try:
+        screen.goto(evening)
+        expect(screen.locator("#tonight-tables .tonight-table")).to_have_count(3)
+        headings = screen.evaluate(HEADINGS)
+        assert len(headings) >= 5  # the group's, three tables', the results'
+        for text, colour, background in headings:
+            assert contrast(srgb(colour), srgb(background)) >= 7, (text, colour, background)
     finally:
         context.close()
 
