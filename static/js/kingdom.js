@@ -214,11 +214,12 @@
     }
   }
 
-  // A grid partly in view never has a cell under the palette: it scrolls up clear of it (the page's
-  // scroll padding is the palette's height), at load and after each tap; a grid wholly below stays.
+  // A grid in view never has a cell under the palette: it scrolls up clear of it (the page's
+  // scroll padding is the palette's height), at load and after each tap; a grid wholly below
+  // the screen stays. A draft offered back (entry.js) is scrolled to instead, until it is answered.
   function keepClear(grid) {
     var box = grid.getBoundingClientRect(), top = palette.getBoundingClientRect().top;
-    if (box.top < top && box.bottom > top) { grid.scrollIntoView({ block: "nearest" }); }
+    if (box.bottom > top && box.top < window.innerHeight) { grid.scrollIntoView({ block: "nearest" }); }
   }
   function measurePalette() {
     document.documentElement.style.setProperty("--palette", palette.offsetHeight + "px");
@@ -286,6 +287,11 @@
     table.hidden = !table.hasAttribute("data-scored");
   });
   keepClear(form.querySelector(".kingdom-input"));
+  document.querySelectorAll("#draft-continue, #draft-discard").forEach(function (answer) {
+    answer.addEventListener("click", function () {  // after entry.js has put the draft back (or not)
+      window.setTimeout(function () { keepClear(form.querySelector(".kingdom-input")); }, 0);
+    });
+  });
   // After Back the browser may give earlier entries back before "pageshow": show and
   // score them; otherwise the points sent with the page stand.
   window.addEventListener("pageshow", function (e) {

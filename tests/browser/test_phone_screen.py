@@ -169,6 +169,31 @@ def test_the_palette_covers_no_cell_at_load_nor_after_any_tap(browser, made, wid
         context.close()
 
 
+@pytest.mark.parametrize("answer", ["#draft-continue", "#draft-discard"])
+def test_a_draft_offered_back_is_in_view_and_once_answered_the_grid_is_clear_of_the_palette(browser, made, answer):
+    """A reload offers the entries back, scrolled to the offer (entry.js); its answer brings the
+    first grid clear of the palette (at 320 px the grid lay under it, rows 1 and 2)."""
+    pages, state = made
+    for width in WIDTHS:
+        context = _phone(browser, width, state)
+        page = context.new_page()
+        try:
+            _visit(page, pages["form"], "en")
+            page.wait_for_selector("#palette:not([hidden])")
+            page.locator("#palette [data-card=forest]").tap()
+            page.locator("#player-0 .cell-btn").nth(0).tap()
+            page.reload()
+            offer = page.locator("#draft-offer")
+            expect(offer).to_be_visible()
+            assert offer.evaluate("o => o.getBoundingClientRect().top") >= -1, width  # the offer in view
+            page.locator(answer).tap()
+            expect(offer).to_be_hidden()
+            page.wait_for_timeout(100)  # the grid scrolled clear after the answer's own handler (a timeout of 0)
+            assert page.evaluate(CELLS_UNDER_PALETTE) == [], (width, answer)
+        finally:
+            context.close()
+
+
 #: Each palette button's label: its size and whether it shows whole.
 PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => ({
   text: label.textContent, size: parseFloat(getComputedStyle(label).fontSize),
