@@ -7,7 +7,9 @@ again in the change's own transaction and asks, after the commit, for a job
 it. Once a minute, and as soon as a worker starts, a sweep asks again for every group still
 behind (:func:`~scorekeeper.store.standing.behind_groups`), so a job the queue lost (Redis
 restarted empty, a worker killed) is run all the same: the notes in the database, not the
-queue, say what is left to rate.
+queue, say what is left to rate. A job that rated anything publishes its group once after
+its last commit (:func:`scorekeeper.table.events.publish_standing`): every "tonight" page
+of the group, on any process, shows the new ratings.
 
 The queue is Huey's (``huey`` on PyPI); ``JOBS`` says where it is and who runs it:
 
@@ -43,6 +45,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .store import standing as store_standing
+from .table import events
 
 MODES = ("redis", "embedded", "immediate")
 
@@ -183,7 +186,9 @@ def init_app(app: Flask) -> Jobs:
     @huey.task(retries=retries, retry_delay=delay, retry_backoff=2, name="standing")
     def standing(group_id: int) -> None:
         with app.app_context():
-            store_standing.bring_up_to_date(group_id)
+            if store_standing.bring_up_to_date(group_id):
+                # once, after its last commit: the group's "tonight" pages show the new ratings
+                events.publish_standing(group_id)
 
     @huey.periodic_task(crontab(), name="standing-sweep")
     def sweep() -> None:

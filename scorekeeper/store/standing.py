@@ -330,7 +330,7 @@ def keep_from_now(group: Group) -> None:
 # --- catching up, outside the request ---------------------------------------------------------
 
 
-def bring_up_to_date(group_id: int, step: int = STEP_GAMES) -> None:
+def bring_up_to_date(group_id: int, step: int = STEP_GAMES) -> bool:
     """Bring the group's standing up to date: build it if it is from before
     the standing, then rate again every season noted by a change from its
     earliest noted game on, *step* games per committed step, and delete the
@@ -341,17 +341,21 @@ def bring_up_to_date(group_id: int, step: int = STEP_GAMES) -> None:
     its process dies); a call that finds the group taken returns at once, and
     the one rating looks again once it has let go, so no note is left behind.
     If it raises, the notes it had not finished stay for the next call.
+
+    :returns: whether it rated (and committed) anything: ``False`` when the group
+        was up to date, gone, or taken by another call.
     """
+    rated = False
     while True:
         with _one_at_a_time(group_id) as ours:
             if not ours:
-                return
-            _catch_up(db.session(), group_id, step)
+                return rated
+            rated = _catch_up(db.session(), group_id, step) or rated
         # Looked at after letting go, in a transaction begun now (SQLite reads as of a
         # transaction's start): a job turned away meanwhile left its notes to this one.
         db.session.rollback()
         if not is_behind(group_id):
-            return
+            return rated
 
 
 @contextmanager
@@ -393,12 +397,13 @@ def _one_at_a_time(group_id: int) -> Iterator[bool]:
                 fcntl.flock(lock_file, fcntl.LOCK_UN)
 
 
-def _catch_up(session: Session, group_id: int, step: int) -> None:
-    """One round of :func:`bring_up_to_date`, holding the group's rating."""
+def _catch_up(session: Session, group_id: int, step: int) -> bool:
+    """One round of :func:`bring_up_to_date`, holding the group's rating: whether it rated anything."""
     session.rollback()  # read afresh: what earlier rounds and other processes committed
     if not _group_exists(session, group_id):
-        return
+        return False
     kept = session.get(KeptStanding, group_id)
+    built = kept is None or not kept.complete
     while kept is None or not kept.complete:
         build_step(group_id, step)
         kept = session.get(KeptStanding, group_id)
@@ -408,7 +413,7 @@ def _catch_up(session: Session, group_id: int, step: int) -> None:
         )
     ).all()
     if not notes:
-        return
+        return built
     since: dict[int, Key] = {}
     for _, season, day, game_id in notes:
         since[season] = min(since.get(season, (day, game_id)), (day, game_id))
@@ -423,7 +428,7 @@ def _catch_up(session: Session, group_id: int, step: int) -> None:
                 session.execute(delete(StandingChange).where(StandingChange.id.in_(ids[first : first + 500])))
         session.commit()
         if until is None:
-            return
+            return True
         after = until
 
 

@@ -1,9 +1,11 @@
 // A group's evening on one screen (templates/groups/tonight.html), kept up to date by the group's
 // room on the tables' stream alone: every change of a table started from the group comes as the
 // table's own announcement (its seats, cards, done, checked: what its big screen draws), a table
-// just started with its QR code, a lock with the evening's results so far. Connecting, it says
-// each table's version it shows and its evening's games, and what it missed comes pushed in one
-// "tonight" event; it asks the server nothing. Without a stream for 30 s it loads the page anew
+// just started with its QR code, a lock with the evening's results so far, and those results
+// again (a "tonight" event without tables) once the group's standing has rated the lock's game
+// (its job runs after the lock: the new ratings come then). Connecting, it says each table's
+// version it shows and its evening's games, and what it missed comes pushed in one "tonight"
+// event; it asks the server nothing. Without a stream for 30 s it loads the page anew
 // (as it does every 30 s without JavaScript). Its stream is stream.js, every page's.
 (function () {
   "use strict";

@@ -7,20 +7,31 @@ and "checked", each lock's winner and the evening's results, from its stream alo
 has loaded it asks the server nothing (no request at all, to the end). Neither its markup nor
 anything pushed to it holds a secret: no seat's or host's, no invite link, no private link, not
 the screen link itself, no CSRF token. axe-core finds nothing serious on it, on a television
-and on a phone, light and dark.
+and on a phone, light and dark. A table's new players' ratings, rated by the standing's job after
+the lock, come to an open screen when the job is done, without a reload (one app with its job
+queue in its own process, as ``make run``; and two app servers and a worker over Redis).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from flask import Flask
 from playwright.sync_api import expect
+from werkzeug.serving import make_server
 
 from scorekeeper.engine import Game
+from scorekeeper.store import groups as store_groups
+from scorekeeper.store.standing import is_behind
 from scorekeeper.web.links import encode_game
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.test_entry import _check_axe
@@ -28,6 +39,8 @@ from tests.browser.test_look import contrast, srgb
 from tests.browser.test_phone_screen import HEADINGS
 from tests.browser.test_seat_reload import CASE, _new_phone, _paint, _take_seat
 from tests.browser.test_table_screen import _check, _done, _until
+from tests.conftest import make_test_app
+from tests.serving.server import job_worker, redis_server, required_program
 
 pytestmark = pytest.mark.browser
 
@@ -338,3 +351,123 @@ def test_a_screen_that_was_offline_is_sent_what_it_missed_in_one_push_when_it_is
         assert requests == []
     finally:
         context.close()
+
+
+@dataclass
+class Night:
+    """Where a club night is played: the server its screen is opened on (*pages*), the one its
+    phones play on (*changes*, its *app*), and the standing's jobs held back and let go again."""
+
+    pages: str
+    changes: str
+    app: Flask
+    hold: Callable[[], None]
+    release: Callable[[], None]
+
+    def until_rated(self, group_url: str, seconds: float = 60) -> None:
+        """Until the group's standing is up to date (a generous bound; no time asserted)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            with self.app.app_context():
+                if not is_behind(store_groups.find_group(group_url.rsplit("/", 1)[1]).id):
+                    return
+            assert time.monotonic() < deadline, "the standing's job did not run"
+            time.sleep(0.1)
+
+
+@pytest.fixture(params=["embedded", "redis"])
+def night(request, tmp_path):
+    """``embedded``: one app whose jobs run in its own process (``make run``), held back by a hook of
+    the queue's before each standing's job. ``redis``: two app servers over one database and a
+    redis-server of the test's, the screen on the first, the phones on the second, and ``flask
+    worker`` (a process of its own, as compose's ``worker``) stopped to hold the jobs back (they
+    wait in Redis) and started again to let them go."""
+    config = {"SECRET_KEY": "browser-tonight", "RATELIMIT_STORAGE_URI": "memory://"}
+    with contextlib.ExitStack() as running:
+        if request.param == "embedded":
+            apps = [make_test_app(tmp_path, JOBS="embedded", **config)]
+            released = threading.Event()
+            released.set()
+            jobs = apps[0].extensions["jobs"]
+            jobs.huey.pre_execute("held")(lambda task: task.name != "standing" or released.wait(60))
+            running.callback(jobs.stop_here)
+            running.callback(released.set)
+            hold, release = released.clear, released.set
+        else:
+            redis_url = running.enter_context(redis_server(required_program("redis-server")))
+            apps = [make_test_app(tmp_path, JOBS="redis", REDIS_URL=redis_url, **config) for _ in range(2)]
+            worker = contextlib.ExitStack()
+            running.callback(worker.close)
+            database = apps[0].config["SQLALCHEMY_DATABASE_URI"]
+            environment = {"SCOREKEEPER_REDIS_URL": redis_url, "SCOREKEEPER_MIGRATE": "false"}
+
+            def release() -> None:
+                worker.enter_context(job_worker(database, tmp_path / "worker.log", **environment))
+
+            hold = worker.close
+            release()
+        urls = []
+        for app in apps:
+            server = make_server("127.0.0.1", 0, app, threaded=True)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            running.callback(server.shutdown)
+            urls.append(f"http://127.0.0.1:{server.server_port}")
+        yield Night(urls[0], urls[-1], apps[-1], hold, release)
+
+
+def _rating(screen, name: str):
+    """The season's rating beside *name* in the screen's results."""
+    row = screen.locator("#tonight-players tr").filter(has=screen.locator("th").get_by_text(name, exact=True))
+    return row.locator("td").nth(3)
+
+
+def test_a_locked_tables_new_ratings_come_to_an_open_screen_once_the_standings_job_has_rated_them(browser, night):
+    member = browser.new_context()
+    robot = browser.new_context()  # the API's phones
+    tv = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = member.new_page()
+        group_url = _club(page, night.changes)  # this evening: Di won, then Cy, Bo, Ada (case 19)
+        night.until_rated(group_url)
+        screen = tv.new_page()
+        screen.goto(night.pages + urlsplit(_screen_link(page, group_url)).path)
+        before = {name: _rating(screen, name).inner_text() for name in TABLES[0]}
+        assert "–" not in before.values()
+        screen.evaluate("window.notReloaded = true")
+
+        # a table of four new players started from the group's page, played (case 19 again) and locked
+        code = _start(page, group_url)
+        expect(_card(screen, code).locator(".tonight-code")).to_have_text(code, timeout=10_000)
+        api, host = robot.request, next(c["value"] for c in member.cookies() if c["name"] == f"sk_table_{code}")
+        as_host = {"Authorization": f"Bearer {host}"}
+        assert api.patch(f"{night.changes}/api/tables/{code}", data={"checks_required": False}, headers=as_host).ok
+        for number, (name, player) in enumerate(zip(TABLES[1], PLAYERS, strict=True), start=1):
+            seat = api.post(f"{night.changes}/api/tables/{code}/seats", data={"name": name}).json()["seat_token"]
+            body = {"kingdom": player["kingdom"], "legends": player["legends"], "done": True}
+            answer = api.put(
+                f"{night.changes}/api/tables/{code}/seats/{number}",
+                data=body,
+                headers={"Authorization": f"Bearer {seat}"},
+            )
+            assert answer.ok, answer.text()
+        night.hold()
+        assert api.post(f"{night.changes}/api/tables/{code}/lock", headers=as_host).ok
+
+        # the lock's push: the table won by Hal, the evening's two games, and no rating yet for its
+        # players (the game is not rated until the standing's job has run)
+        expect(_card(screen, code).locator(".tonight-winner-names")).to_have_text("Won by Hal", timeout=10_000)
+        expect(screen.locator("#tonight-games")).to_have_text("2 games")
+        for name in TABLES[1]:
+            expect(_rating(screen, name)).to_have_text("–")
+
+        # the job runs: each new player's rating comes, the same as the first table's player of the
+        # same place (one game each, from a season's start: the same places, the same ratings)
+        night.release()
+        for new, first in zip(TABLES[1], TABLES[0], strict=True):
+            expect(_rating(screen, new)).to_have_text(before[first], timeout=30_000)
+        assert {name: _rating(screen, name).inner_text() for name in TABLES[0]} == before
+        assert screen.evaluate("window.notReloaded")  # pushed, not reloaded
+    finally:
+        tv.close()
+        robot.close()
+        member.close()

@@ -9,10 +9,12 @@ import json
 from urllib.parse import urlsplit
 
 from bs4 import BeautifulSoup
+from sqlalchemy import distinct, func, select
 
 from scorekeeper.store.db import db
-from scorekeeper.store.models import Group, SavedGame
-from scorekeeper.table import service
+from scorekeeper.store.models import Group, RatingSnapshot, SavedGame
+from scorekeeper.store.standing import ALL_TIME
+from scorekeeper.table import events, service
 from tests.web.test_groups import FOUR, game_of, group_paths, invite_link, save
 from tests.web.test_table_pages import seat_fields
 
@@ -169,14 +171,56 @@ def test_the_groups_room_gets_one_push_per_change_the_tables_own_and_the_evening
     phones = play(db_app, host, code)
     assert host.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
     received = screen.get_received()
-    assert all(event["name"] == "table" and len(event["args"]) == 1 for event in received)
-    frames = [event["args"][0] for event in received]
+    assert all(event["name"] in ("table", "tonight") and len(event["args"]) == 1 for event in received)
+    frames = [event["args"][0] for event in received if event["name"] == "table"]
     versions = [frame["version"] for frame in frames]
     assert versions == list(range(1, versions[-1] + 1))  # every change, once, in order
     assert "qr" in frames[0] and frames[0]["qr"].startswith("data:image/svg+xml;base64,")
     assert all("evening" not in frame for frame in frames[:-1])
     evening = frames[-1]["evening"]
     assert frames[-1]["locked"] and evening["games"] == 2 and evening["winners"] == {code: ["Di"]}
-    wire = json.dumps(frames)
+    # and the evening once more from the standing's job, once it has rated the lock's game (here at
+    # once, the tests' queue being immediate): the catch-up's event, with no table in it
+    (rated,) = [event["args"][0] for event in received if event["name"] == "tonight"]
+    assert rated == {"tables": [], "evening": evening}
+    assert all(player["rating"] is not None for player in evening["players"])
+    wire = json.dumps([event["args"] for event in received])
     for secret in secrets_of(phones, code):
         assert secret not in wire
+
+
+class StandingsPublished:
+    """A publisher of the table's events that keeps each group whose standing is published, with
+    the games its standing had rated then (all time), as another connection reads them: committed only."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[int, int]] = []
+
+    def publish(self, table) -> None:
+        pass
+
+    def publish_standing(self, group_id: int) -> None:
+        with db.engine.connect() as elsewhere:
+            rated = elsewhere.scalar(
+                select(func.count(distinct(RatingSnapshot.game_id))).where(
+                    RatingSnapshot.group_id == group_id, RatingSnapshot.season == ALL_TIME
+                )
+            )
+        self.published.append((group_id, rated))
+
+
+def test_the_standings_job_publishes_its_group_once_after_its_commit_and_not_when_nothing_changed(db_app):
+    host, club_path, _ = club(db_app)
+    with db_app.app_context():
+        club_id = db.session.scalar(select(Group.id).where(Group.public_id == club_path.rsplit("/", 1)[1]))
+    code = start_from(host, club_path)
+    play(db_app, host, code)
+    recorder = StandingsPublished()
+    replaced = events.set_publisher(recorder)
+    try:
+        assert host.post(f"/t/{code}/host", data={"action": "lock"}).status_code == 303
+        assert recorder.published == [(club_id, 2)]  # the lock's game rated, committed, then published
+        db_app.extensions["jobs"].standing(club_id)  # asked again (the sweep, a retry): nothing to rate
+        assert recorder.published == [(club_id, 2)]
+    finally:
+        assert events.set_publisher(replaced) is recorder

@@ -9,7 +9,9 @@ the table's code. Flask-SocketIO's client manager carries it: in one process
 (``make run``) straight to that process's connections; with ``REDIS_URL``
 (``SCOREKEEPER_REDIS_URL``) through Redis's publish/subscribe
 (python-socketio's ``RedisManager``), so that a change made by any process
-of any host reaches phones connected to any other.
+of any host reaches phones connected to any other. A group's standing brought up
+to date by its job is published the same way, once (:func:`announce_standing`:
+the group's evening, to its "tonight" pages).
 
 A page connects over a WebSocket (``/socket.io/``, Engine.IO 4, Socket.IO 5,
 no long-polling: any stream worker may take any connection, no sticky
@@ -56,7 +58,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import socketio
 from flask import Flask, current_app, request
@@ -110,8 +112,17 @@ FRAME_LIMIT = 4096
 
 log = logging.getLogger(__name__)
 
-#: What the announcing thread is handed: a table just committed, with its group room's extras.
-_Outgoing = tuple[Table, dict[str, Any] | None]
+
+class _Evening(NamedTuple):
+    """A group's evening for its room (:func:`announce_standing`): the ``tonight`` event's data."""
+
+    room: str
+    told: dict[str, Any]
+
+
+#: What the announcing thread is handed: a table just committed, with its group room's extras;
+#: or a group's evening, its standing just brought up to date.
+_Outgoing = tuple[Table, dict[str, Any] | None] | _Evening
 
 
 def announce(table: Table) -> None:
@@ -135,6 +146,38 @@ def announce(table: Table) -> None:
     for to, data in _pushes(table, tonight.extras(table)):
         if any(_watched(manager, room) for room in to):
             streams.emit(EVENT, data, to=to)
+
+
+def announce_standing(group_id: int) -> None:
+    """Push group *group_id*'s evening (:func:`.tonight.evening_frame`: its ratings just brought
+    up to date and committed) to the group's "tonight" pages on every process: the ``tonight``
+    event a page is sent as it reconnects, with no table in it (``{"tables": [], "evening": …}``).
+
+    The lock's own push (:func:`announce`) holds the evening as it was at the lock: with a
+    job queue, before the job rated the game, so its new players' ratings were missing."""
+    streams: SocketIO | None = current_app.extensions.get("socketio")
+    if streams is None:
+        return
+    manager, room = streams.server.manager, tonight.room(group_id)
+    redis = isinstance(manager, _RedisAnnouncements)
+    if not redis and not _watched(manager, room):
+        return  # one process, and no screen of the group's here: nothing read
+    try:
+        told = {"tables": [], "evening": tonight.evening_frame(group_id)}
+    except Exception:  # a publisher never raises: the pages get the ratings at the next lock or reload
+        log.exception("the evening of group %d was not announced", group_id)
+        return
+    if redis:
+        cast(_RedisAnnouncements, manager).announce_evening(_Evening(room, told))
+    else:
+        streams.emit(TONIGHT, told, to=room)
+
+
+def _emits(outgoing: _Outgoing) -> list[tuple[str, list[str], Any]]:
+    """The emits of what the announcing thread is handed, each as (event, rooms, data)."""
+    if isinstance(outgoing, _Evening):
+        return [(TONIGHT, [outgoing.room], outgoing.told)]
+    return [(EVENT, rooms, data) for rooms, data in _pushes(*outgoing)]
 
 
 def _pushes(table: Table, extras: dict[str, Any] | None) -> list[tuple[list[str], Push]]:
@@ -210,6 +253,9 @@ class _Announcer:
 
     def publish(self, table: Table) -> None:
         announce(table)
+
+    def publish_standing(self, group_id: int) -> None:
+        announce_standing(group_id)
 
 
 def ticket(code: str) -> str:
@@ -392,6 +438,10 @@ class _RedisAnnouncements(socketio.RedisManager):
         group's room is told beside it, :func:`.tonight.extras`)."""
         self._announcing().put((table, extras))
 
+    def announce_evening(self, evening: _Evening) -> None:
+        """Hand *evening* (:func:`announce_standing`) to this process's announcing thread."""
+        self._announcing().put(evening)
+
     def _announcing(self) -> queue.SimpleQueue[_Outgoing | None]:
         """This process's announcing thread's queue (``None``: a beat), the thread started with it."""
         if getattr(self, "_outbox_pid", None) != os.getpid():  # a new process (a forked worker): a new thread
@@ -420,10 +470,10 @@ class _RedisAnnouncements(socketio.RedisManager):
                 if outgoing is None:
                     client.publish(self.channel, self._beat_message())
                     continue
-                for rooms, data in _pushes(*outgoing):
-                    message = self._message(rooms, data)
+                for event, rooms, data in _emits(outgoing):
+                    message = self._message(event, rooms, data)
                     if any(_watched(self, room) for room in rooms):  # a process that streams too: its own, at once
-                        self.server.emit(EVENT, data, to=rooms, ignore_queue=True)
+                        self.server.emit(event, data, to=rooms, ignore_queue=True)
                     client.publish(self.channel, self.json.dumps(message))
                 if lost:
                     lost = False
@@ -435,14 +485,14 @@ class _RedisAnnouncements(socketio.RedisManager):
             except Exception:  # the thread announces every later change all the same
                 log.exception("a table's change was not announced")
 
-    def _message(self, rooms: list[str], data: Push) -> dict[str, Any]:
-        """An announcement (*data*, to *rooms*) as python-socketio's managers pass an emit to
-        each other (``PubSubManager.emit``'s), its sender first (:meth:`_listen`) and its data
-        known to hold no bytes (no search for them)."""
+    def _message(self, event: str, rooms: list[str], data: Any) -> dict[str, Any]:
+        """An announcement (*event* with *data*, to *rooms*) as python-socketio's managers pass an
+        emit to each other (``PubSubManager.emit``'s), its sender first (:meth:`_listen`) and its
+        data known to hold no bytes (no search for them)."""
         return {
             "host_id": self.host_id,
             "method": "emit",
-            "event": EVENT,
+            "event": event,
             "data": [data],
             "binary": False,
             "namespace": "/",

@@ -7,8 +7,11 @@ every page, the phones' and the group's screens'. Two changes carry more, for th
 room only: a table just started, its join link's QR code (:func:`qr_data`: the screen then
 draws it without asking for the image), and a lock, the evening's results so far
 (:func:`evening_frame`: they come from the database, read once per lock in the request that
-locked). A screen that (re)connects is sent, in one ``tonight`` event, every table of the
-evening newer than it shows (:func:`~.stream.catch_up_tonight`).
+locked). That evening's ratings are as the group's standing had them at the lock: its job
+rates the lock's game later, and once it has committed, the evening is sent again to the
+group's room (:func:`~.stream.announce_standing`, in a ``tonight`` event without tables). A
+screen that (re)connects is sent, in one ``tonight`` event, every table of the evening newer
+than it shows (:func:`~.stream.catch_up_tonight`).
 """
 
 from __future__ import annotations
