@@ -194,10 +194,15 @@ def test_a_draft_offered_back_is_in_view_and_once_answered_the_grid_is_clear_of_
             context.close()
 
 
-#: Each palette button's label: its size and whether it shows whole.
-PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => ({
-  text: label.textContent, size: parseFloat(getComputedStyle(label).fontSize),
-  whole: label.scrollWidth <= label.clientWidth + 0.5}))"""
+#: Each palette button's label: its size and whether it shows whole, across (no ellipsis) and
+#: down (a label that clips its height holds its letters' box: the g of "Rückgängig" whole).
+PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => {
+  const letters = document.createRange(); letters.selectNodeContents(label);
+  const clipsDown = getComputedStyle(label).overflowY !== 'visible';
+  return {text: label.textContent, size: parseFloat(getComputedStyle(label).fontSize),
+    whole: label.scrollWidth <= label.clientWidth + 0.5 &&
+      (!clipsDown || letters.getBoundingClientRect().bottom <= label.getBoundingClientRect().bottom + 0.5)};
+})"""
 
 
 @pytest.mark.parametrize("width", WIDTHS)
