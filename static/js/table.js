@@ -199,12 +199,22 @@
     } else {
       parts.push(element("p", { "class": "no-seats" }, say("no-seats", {})));
     }
-    live.replaceChildren();
-    parts.forEach(function (part) { live.append(part, "\n"); });
+    keepPlace(function () {
+      live.replaceChildren();
+      parts.forEach(function (part) { live.append(part, "\n"); });
+    });
     ages();
     shown = { version: table.version, look: table.look };
     live.dataset.version = table.version;
     return true;
+  }
+  // A seat joining adds a line above the seat page's grid: the grid in view stays where it was
+  // (the page scrolls by as much, as the browser's scroll anchoring does once scrolled), so no
+  // cell slides under the palette.
+  function keepPlace(change) {
+    var grid = document.querySelector(".kingdom-input"), top = grid && grid.getBoundingClientRect().top;
+    change();
+    if (grid && top < window.innerHeight) { window.scrollBy(0, grid.getBoundingClientRect().top - top); }
   }
   var checkForm = document.getElementById("check-form");
   function checkedAnew(table) {  // a check page: the kingdom it shows changed meanwhile, shown anew
@@ -256,7 +266,7 @@
         return;
       }
       shown = { version: version, look: fresh.dataset.look };
-      live.innerHTML = fresh.innerHTML;
+      keepPlace(function () { live.innerHTML = fresh.innerHTML; });
       ages();
       if (latest && latest.version > version) {  // pushed while this was on its way
         if (latest.look !== shown.look) { again = true; } else { counts(latest); shown.version = latest.version; }

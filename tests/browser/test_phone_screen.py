@@ -194,6 +194,28 @@ def test_a_draft_offered_back_is_in_view_and_once_answered_the_grid_is_clear_of_
             context.close()
 
 
+def test_seats_joining_above_the_grid_slide_no_cell_under_the_palette(browser, live_server):
+    """Each seat taken adds a line to the seat list above the seat page's grid (pushed): the grid
+    stays where it was (at 320 px row 4 slid under the palette, a fresh tester's finding)."""
+    for width in WIDTHS:
+        context, others = _phone(browser, width), browser.new_context()  # the others: the API's phones
+        page = context.new_page()
+        try:
+            seat = _seat_page(page, live_server)
+            code = seat.split("/t/", 1)[1].split("/", 1)[0]
+            assert page.evaluate(CELLS_UNDER_PALETTE) == []
+            for count, name in enumerate(
+                ("Bo Maximiliana Fernández", "Cy de la Cruz Montenegro", "Di Olafsdóttir"), start=2
+            ):
+                assert others.request.post(f"{live_server}/api/tables/{code}/seats", data={"name": name}).ok
+                expect(page.locator("#live #seats > *")).to_have_count(count)
+                page.wait_for_timeout(50)  # the scroll after the drawing
+                assert page.evaluate(CELLS_UNDER_PALETTE) == [], (width, name)
+        finally:
+            context.close()
+            others.close()
+
+
 #: Each palette button's label: its size and whether it shows whole, across (no ellipsis) and
 #: down (a label that clips its height holds its letters' box: the g of "Rückgängig" whole).
 PALETTE_LABELS = """() => [...document.querySelectorAll('#palette .pname')].map(label => {
