@@ -451,3 +451,18 @@ def test_the_languages_fold_back_on_a_tap_elsewhere_and_on_escape(browser, live_
         assert page.evaluate("document.documentElement.lang") == "fr"
     finally:
         context.close()
+
+
+def test_the_groups_start_a_table_choice_is_the_size_of_its_button(browser, made):
+    """The game's choice beside "Start a table" on a group's page was the browser's bare 22 px
+    control (a fresh tester's finding): it has the form's look and height."""
+    pages, state = made
+    context = _phone(browser, 320, state)
+    page = context.new_page()
+    try:
+        _visit(page, pages["group"], "fr")
+        choice = page.locator("#group-table-ruleset").bounding_box()
+        button = page.locator("#group-start-table-button").bounding_box()
+        assert choice["height"] >= 44 and abs(choice["height"] - button["height"]) < 1, (choice, button)
+    finally:
+        context.close()
