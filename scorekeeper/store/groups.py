@@ -243,10 +243,27 @@ def find_player(group: Group, player_id: int) -> Player | None:
     return db.session.scalar(select(Player).where(Player.id == player_id, Player.group_id == group.id))
 
 
-def rename_player(player: Player, new_name: str) -> Player:
+class NameChange(NamedTuple):
+    """What a roster change did to the name of a player's history, as the change read it
+    under the group's lock (:func:`rename_player`, :func:`merge_players`): the answer tells
+    it from these, never from the roster rows after the commit. The change waiting for the
+    lock goes on the moment it is released, and may delete the very player (a merge after
+    a rename): read again then, the row is gone.
+
+    :ivar old: the roster name before (a merge's source).
+    :ivar new: the roster name now (a merge's target).
+    """
+
+    old: str
+    new: str
+
+
+def rename_player(player: Player, new_name: str) -> NameChange:
     """Call *player* *new_name* in history and stats from now on (their results
     follow; the games' entries keep what was typed).
 
+    :returns: the name before (as the lock found it: another rename may have come
+        first) and the name now.
     :raises GameError: ``"roster-name-empty"``, ``"roster-name-too-long"``
         (``most``), ``"roster-name-hidden-characters"``,
         ``"roster-name-taken"`` (``other``: the roster name that is the same
@@ -263,16 +280,19 @@ def rename_player(player: Player, new_name: str) -> Player:
     )
     if other is not None:
         raise GameError("roster-name-taken", other=other.name)
+    change = NameChange(player.name, name)
     player.name, player.name_key = name, key
     db.session.execute(update(PlayerResult).where(PlayerResult.player_id == player.id).values(name=name, name_key=key))
     db.session.commit()
-    return player
+    return change
 
 
-def merge_players(source: Player, target: Player) -> Player:
+def merge_players(source: Player, target: Player) -> NameChange:
     """Make *source* one with *target* (``"Ana"`` into ``"Anna"``): every result
     of *source* becomes *target*'s, and *source* leaves the roster.
 
+    :returns: *source*'s name and *target*'s, as the lock found them (either may
+        have been renamed a moment before).
     :raises GameError: ``"roster-merge-same"`` (one player twice),
         ``"roster-merge-other-group"``, ``"roster-merge-gone"`` (one of the two
         was merged into another meanwhile), or ``"roster-merge-played-together"``
@@ -298,6 +318,7 @@ def merge_players(source: Player, target: Player) -> Player:
     )
     if together is not None:
         raise GameError("roster-merge-played-together", together=together)
+    change = NameChange(source.name, target.name)
     players_merged(source.group_id, source.id, target.id)  # ratings and head to head follow the person
     db.session.execute(
         update(PlayerResult)
@@ -306,4 +327,4 @@ def merge_players(source: Player, target: Player) -> Player:
     )
     db.session.delete(source)
     db.session.commit()
-    return target
+    return change

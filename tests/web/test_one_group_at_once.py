@@ -14,16 +14,18 @@ every transaction that writes into a group takes the group's lock first
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 
 from bs4 import BeautifulSoup
-from sqlalchemy import func, select
+from sqlalchemy import Engine, event, func, select
+from sqlalchemy.orm import Session
 
 from scorekeeper.engine import Game
 from scorekeeper.store import db
@@ -341,3 +343,120 @@ def test_a_rename_and_a_merge_of_one_player_at_once_each_answer_as_alone(db_app)
         assert "is merged into" in merged.get_text()
         roster = roster_of(db_app, public_id)
         assert roster[into] == 2 and name not in roster and f"{name} K." not in roster
+
+
+@contextlib.contextmanager
+def pressed_inside(
+    target: object, moment: str, is_it: Callable[..., bool], press: Callable[[], object]
+) -> Iterator[list]:
+    """Within the block, the first time this thread's request reaches *moment* (an event of
+    SQLAlchemy's on *target*, whose arguments *is_it* accepts), *press* is made from another
+    phone, in a thread and a database connection of its own, and answered before the request
+    goes on: the other change lands in exactly that window on every run, not by luck. Yields
+    the list the other answer is put in."""
+    here = threading.current_thread()
+    answers: list[object] = []
+    failures: list[BaseException] = []
+
+    def other_phone() -> None:
+        try:
+            answers.append(press())
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    def listener(*args) -> None:
+        if threading.current_thread() is here and not answers and not failures and is_it(*args):
+            other = threading.Thread(target=other_phone)
+            other.start()
+            other.join()
+
+    event.listen(target, moment, listener)
+    try:
+        yield answers
+    finally:
+        event.remove(target, moment, listener)
+    assert failures == []
+
+
+def flash_of(phone, answer) -> str:
+    return BeautifulSoup(phone.get(answer.headers["Location"]).data, "lxml").select_one("#flash").get_text()
+
+
+def ari_and_bea(app, phones: int) -> tuple[list, str, dict[str, int]]:
+    """*phones* phones of one group whose roster has Ari and Bea (each one game with Host),
+    the group's public id and the roster's ids by name."""
+    joined, public_id = joined_phones(app, phones)
+    with app.app_context():
+        group = find_group(public_id)
+        for day, name in enumerate(("Ari", "Bea"), start=1):
+            store.save_game(Game.from_dict(game_of(TWO, name, "Host")), store.Details(date(2026, 9, day)), group=group)
+        ids = {p.name: p.id for p in db.session.scalars(select(Player).where(Player.group_id == group.id))}
+    return joined, public_id, ids
+
+
+def asks_for_the_group(connection, cursor, statement: str, *rest) -> bool:
+    """Whether *statement* takes a group's lock (``store.db.lock_group``: on SQLite a write of
+    the group's row, on PostgreSQL ``SELECT … FOR UPDATE`` of it)."""
+    group_row = re.search(r"\bgroups\b", statement) is not None
+    return group_row and (statement.lstrip().upper().startswith("UPDATE") or "FOR UPDATE" in statement.upper())
+
+
+def test_a_merge_waiting_for_a_rename_deletes_its_player_the_moment_the_rename_commits(db_app):
+    """A merge of Ari into Bea waits for the group while a rename of Ari holds it, and
+    deletes Ari the moment the rename commits, before the rename has answered (on a loaded
+    machine the rename's thread may wait that long for its turn). The rename answers as
+    alone, from what it read under the lock (303, "Ari" is now "Ari K."), never reading
+    the deleted player again (a 500 before, ObjectDeletedError); the merge then merges
+    "Ari K."."""
+    phones, public_id, ids = ari_and_bea(db_app, 2)
+    merge = functools.partial(
+        phones[1].post, f"/groups/{public_id}/players/merge", data={"source": ids["Ari"], "target": ids["Bea"]}
+    )
+
+    def renamed_a_roster_player(session: Session) -> bool:  # the rename's commit, not an earlier one
+        return any(isinstance(row, Player) for row in session.identity_map.values())
+
+    with pressed_inside(Session, "after_commit", renamed_a_roster_player, merge) as merged:
+        renamed = phones[0].post(f"/groups/{public_id}/players/{ids['Ari']}/rename", data={"name": "Ari K."})
+    assert renamed.status_code == 303 and len(merged) == 1 and merged[0].status_code == 303
+    assert "“Ari” is now “Ari K.”" in flash_of(phones[0], renamed)
+    assert "“Ari K.” is merged into “Bea”" in flash_of(phones[1], merged[0])
+    roster = roster_of(db_app, public_id)
+    assert roster["Bea"] == 2 and "Ari" not in roster and "Ari K." not in roster
+
+
+def test_a_rename_whose_player_is_merged_before_it_takes_the_lock_says_so(db_app):
+    """A merge of Ari into Bea commits after a rename of Ari read its player and before
+    the rename takes the group's lock: the rename reads its player again under the lock and
+    says, as a rename of a player merged away does, that it renamed nobody (303 and a
+    refusal; never a 500 nor a result pointing at a deleted player)."""
+    phones, public_id, ids = ari_and_bea(db_app, 2)
+    merge = functools.partial(
+        phones[1].post, f"/groups/{public_id}/players/merge", data={"source": ids["Ari"], "target": ids["Bea"]}
+    )
+
+    with pressed_inside(Engine, "before_cursor_execute", asks_for_the_group, merge) as merged:
+        renamed = phones[0].post(f"/groups/{public_id}/players/{ids['Ari']}/rename", data={"name": "Ari K."})
+    assert renamed.status_code == 303 and len(merged) == 1 and merged[0].status_code == 303
+    assert "“Ari” was not renamed: the player has just been merged into another" in flash_of(phones[0], renamed)
+    assert "“Ari” is merged into “Bea”" in flash_of(phones[1], merged[0])
+    roster = roster_of(db_app, public_id)
+    assert roster["Bea"] == 2 and "Ari" not in roster and "Ari K." not in roster
+
+
+def test_a_merge_that_found_its_player_renamed_under_the_lock_names_the_new_name(db_app):
+    """A rename of Ari commits after a merge of Ari into Bea read the two and before the merge
+    takes the group's lock: the merge reads them again under the lock and merges, and says
+    so, as a merge pressed after the rename does ("Ari K." is merged into "Bea"), not by the
+    name its form was sent with."""
+    phones, public_id, ids = ari_and_bea(db_app, 2)
+    rename = functools.partial(
+        phones[1].post, f"/groups/{public_id}/players/{ids['Ari']}/rename", data={"name": "Ari K."}
+    )
+    with pressed_inside(Engine, "before_cursor_execute", asks_for_the_group, rename) as renamed:
+        merged = phones[0].post(f"/groups/{public_id}/players/merge", data={"source": ids["Ari"], "target": ids["Bea"]})
+    assert merged.status_code == 303 and len(renamed) == 1 and renamed[0].status_code == 303
+    assert "“Ari” is now “Ari K.”" in flash_of(phones[1], renamed[0])
+    assert "“Ari K.” is merged into “Bea”" in flash_of(phones[0], merged)
+    roster = roster_of(db_app, public_id)
+    assert roster["Bea"] == 2 and "Ari" not in roster and "Ari K." not in roster

@@ -148,13 +148,15 @@ def rename_player(public_id: str, player_id: int):
     player = store_groups.find_player(group, player_id)
     if player is None:
         abort(404, description=gettext("That player is not on this group’s roster (any more)."))
-    old = player.name
+    old = player.name  # for a refusal: the player may be gone by then
     try:
-        store_groups.rename_player(player, request.form.get("name", "")[:200])
+        # the names as the rename read them under the group's lock: after its commit a merge
+        # waiting for the lock may delete the player at once (its row read again: a 500)
+        renamed = store_groups.rename_player(player, request.form.get("name", "")[:200])
     except GameError as problem:
         flash(gettext("“%(name)s” was not renamed: %(problem)s.", name=old, problem=error_text(problem)), "error")
     else:
-        flash(gettext("“%(old)s” is now “%(new)s” in history and stats.", old=old, new=player.name))
+        flash(gettext("“%(old)s” is now “%(new)s” in history and stats.", old=renamed.old, new=renamed.new))
     return redirect(url_for(".group_page", public_id=public_id, _anchor="roster"), code=303)
 
 
@@ -169,13 +171,18 @@ def merge_players(public_id: str):
     if source is None or target is None:
         flash(gettext("Nothing was merged: choose two players of the roster."), "error")
         return redirect(url_for(".group_page", public_id=public_id, _anchor="merge"), code=303)
-    names = {"source": source.name, "target": target.name}
     try:
-        store_groups.merge_players(source, target)
+        merged = store_groups.merge_players(source, target)  # the names as it read them under the lock
     except GameError as problem:
         flash(gettext("Nothing was merged: %(problem)s.", problem=error_text(problem)), "error")
     else:
-        flash(gettext("“%(source)s” is merged into “%(target)s”: one player in history and stats.", **names))
+        flash(
+            gettext(
+                "“%(source)s” is merged into “%(target)s”: one player in history and stats.",
+                source=merged.old,
+                target=merged.new,
+            )
+        )
     return redirect(url_for(".group_page", public_id=public_id, _anchor="roster"), code=303)
 
 
