@@ -33,6 +33,7 @@ from scorekeeper.engine import Game
 from scorekeeper.store import groups as store_groups
 from scorekeeper.store.standing import is_behind
 from scorekeeper.web.links import encode_game
+from scorekeeper.words import LANGUAGES
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.test_entry import _check_axe
 from tests.browser.test_look import contrast, srgb
@@ -475,3 +476,80 @@ def test_a_locked_tables_new_ratings_come_to_an_open_screen_once_the_standings_j
         tv.close()
         robot.close()
         member.close()
+
+
+#: A fresh tester's fourth player: a name longer than a column of numbers is wide.
+LONG = "שרה Maximiliana Fernández de la Cruz"
+
+#: What is split in the browser, in the cells of the tables *selector* finds: each word of a header,
+#: a number or a name of fewer than 12 characters whose pieces lie on two lines (a Range's client
+#: rectangles, one per line), each longer name wider than its own cell; and the page if wider than
+#: the window (scrolled sideways).
+SPLIT = """selector => {
+  const split = [];
+  for (const cell of document.querySelectorAll(`${selector} th, ${selector} td`)) {
+    if (cell.querySelector('bdi') && cell.textContent.trim().length >= 12) {
+      if (cell.scrollWidth > cell.clientWidth) split.push(`${cell.textContent}: wider than its cell`);
+      continue;
+    }
+    const text = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node; (node = text.nextNode());) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const [first, ...rest] = range.getClientRects();
+        if (rest.some(r => Math.abs(r.top - first.top) > first.height / 2)) split.push(word[0]);
+      }
+    }
+  }
+  const page = document.documentElement;
+  if (page.scrollWidth > page.clientWidth) split.push(`the page: ${page.scrollWidth} px`);
+  return split;
+}"""
+
+
+def test_a_long_name_wraps_in_its_own_cell_and_splits_no_header_number_or_short_name(browser, live_server):
+    """Found by a fresh tester: with a fourth player of 36 characters, the locked table's big
+    screen broke "Ada" as "Ad / a", the tonight page's results "Gam/es", "Wi/ns", "10./4", "-5,/4"
+    (every word might break anywhere, and the long name took the room of the others). On phones
+    (320 and 360 px), a tablet (1024 × 768) and televisions (1280 × 720, 1920 × 1080), light and
+    dark, in every language: headers, numbers and short names whole, the long name within its
+    cell, no page wider than the window."""
+    member = browser.new_context()
+    robot = browser.new_context()  # the API's phones
+    try:
+        page = member.new_page()
+        names = ("Ada", "Bo", "Cy", LONG)
+        group_url = _club(page, live_server, names)
+        code = _start(page, group_url)
+        page.goto("about:blank")  # off the table's page before the API locks it (see evening)
+        api, host = robot.request, next(c["value"] for c in member.cookies() if c["name"] == f"sk_table_{code}")
+        as_host = {"Authorization": f"Bearer {host}"}
+        assert api.patch(f"{live_server}/api/tables/{code}", data={"checks_required": False}, headers=as_host).ok
+        for number, (name, player) in enumerate(zip(names, PLAYERS, strict=True), start=1):
+            seat = api.post(f"{live_server}/api/tables/{code}/seats", data={"name": name}).json()["seat_token"]
+            body = {"kingdom": player["kingdom"], "legends": player["legends"], "done": True}
+            headers = {"Authorization": f"Bearer {seat}"}
+            assert api.put(f"{live_server}/api/tables/{code}/seats/{number}", data=body, headers=headers).ok
+        assert api.post(f"{live_server}/api/tables/{code}/lock", headers=as_host).ok
+        pages = {
+            "screen": (f"{live_server}/t/{code}/screen", "#score-table"),
+            "tonight": (_screen_link(page, group_url), "#tonight-results"),
+        }
+        split: dict[tuple[str, str, int, str], list[str]] = {}
+        for shown, (url, table) in pages.items():
+            for lang in LANGUAGES:
+                page.goto(f"{url}?lang={lang}")
+                expect(page.locator(table)).to_contain_text("Maximiliana")
+                for width, height in ((320, 640), (360, 740), (1024, 768), (1280, 720), (1920, 1080)):
+                    page.set_viewport_size({"width": width, "height": height})
+                    for scheme in ("light", "dark"):
+                        page.emulate_media(color_scheme=scheme)
+                        _shot(page, f"long-name-{shown}-{lang}-{width}-{scheme}.png")
+                        if found := page.evaluate(SPLIT, table):
+                            split[shown, lang, width, scheme] = found
+        assert split == {}, "\n".join(f"{where}: {words}" for where, words in split.items())
+    finally:
+        member.close()
+        robot.close()
