@@ -99,20 +99,20 @@ def init_app(app: Flask) -> None:
             return app.send_static_file(filename)
         version = versions[filename]
         encoding = request.accept_encodings.best_match(list(COMPRESSORS))
-        mimetype = mimetypes.guess_type(filename)[0]
+        mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
         if encoding is None or mimetype not in compressible:
             encoding = None  # sent as it is, or as Flask-Compress compresses it (deflate)
         else:
             sent = compressed(version, encoding, sent)
         response = send_file(
             io.BytesIO(sent),
-            mimetype=mimetype,
-            download_name=Path(filename).name,
+            mimetype=mimetype,  # and no download name: a page's file, never a download
             etag=f"{version}:{encoding}" if encoding else version,  # as Flask-Compress tells encodings apart
             max_age=app.get_send_file_max_age(filename),
         )
         if encoding:
             response.headers["Content-Encoding"] = encoding  # Flask-Compress leaves it (and adds Vary)
+        del response.headers["Accept-Ranges"]  # no byte ranges are served (whole_static_files)
         return response
 
     app.view_functions["static"] = static

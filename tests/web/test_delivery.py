@@ -215,6 +215,8 @@ def test_stylesheets_and_scripts_are_sent_compressed_at_the_highest_level(client
         assert asked.headers["Content-Encoding"] == encoding, name
         assert len(asked.data) <= len(smallest(sent(STATIC / name))), name
         assert DECODE[encoding](asked.data) == sent(STATIC / name)
+        # no byte ranges are served, and a page's file is no download: neither is said
+        assert "Accept-Ranges" not in asked.headers and "Content-Disposition" not in asked.headers
         again = client.get(url, headers={"Accept-Encoding": encoding, "If-None-Match": asked.headers["ETag"]})
         assert again.status_code == 304
 
