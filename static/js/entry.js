@@ -266,11 +266,13 @@
         keepDraft();
         var first = form.querySelector("input[name$=-name]");
         if (first) { first.focus(); }
+        entry.keepClear();  // the offer answered: the grid comes clear of the palette
       });
       document.getElementById("draft-discard").addEventListener("click", function () {
         offered = false;
         offer.hidden = true;
         keepDraft();
+        entry.keepClear();
       });
       return;
     }

@@ -215,8 +215,9 @@
   }
 
   // A grid in view never has a cell under the palette: it scrolls up clear of it (the page's
-  // scroll padding is the palette's height), at load and after each tap; a grid wholly below
-  // the screen stays. A draft offered back (entry.js) is scrolled to instead, until it is answered.
+  // scroll padding is the palette's height), at load, after each tap, and after entry.js or
+  // table.js changed what stands above it (KingdomEntry.keepClear); a grid wholly below the
+  // screen stays. A draft offered back (entry.js) is scrolled to instead, until it is answered.
   function keepClear(grid) {
     var box = grid.getBoundingClientRect(), top = palette.getBoundingClientRect().top;
     if (box.bottom > top && box.top < window.innerHeight) { grid.scrollIntoView({ block: "nearest" }); }
@@ -287,11 +288,6 @@
     table.hidden = !table.hasAttribute("data-scored");
   });
   keepClear(form.querySelector(".kingdom-input"));
-  document.querySelectorAll("#draft-continue, #draft-discard").forEach(function (answer) {
-    answer.addEventListener("click", function () {  // after entry.js has put the draft back (or not)
-      window.setTimeout(function () { keepClear(form.querySelector(".kingdom-input")); }, 0);
-    });
-  });
   // After Back the browser may give earlier entries back before "pageshow": show and
   // score them; otherwise the points sent with the page stand.
   window.addEventListener("pageshow", function (e) {
@@ -392,6 +388,7 @@
     points: points,
     paint: paint,
     remember: remember,
-    forget: function () { undos = []; redos = []; tools(); }
+    forget: function () { undos = []; redos = []; tools(); },
+    keepClear: function () { form.querySelectorAll(".kingdom-input").forEach(keepClear); }  // a hidden one has no box: stays
   };
 })();

@@ -16,7 +16,8 @@
   // (the ETag of the live part as the page came with it: asked again unchanged, the server answers 304)
   var shown = { version: +live.dataset.version, look: live.dataset.look }, latest = null, etag = live.dataset.etag;
   var locked = live.hasAttribute("data-locked"), asking = false, again = false, leaving = false;
-  var seatPage = { table: function () {}, online: function () {}, quiet: function () { return ""; }, left: function () {} };
+  var seatPage = { table: function () {}, online: function () {}, quiet: function () { return ""; }, left: function () {},
+    drawn: function () {} };
   var troubles = {};
 
   // A request that gives up after LIMIT ms (a request that never answers stops nothing).
@@ -199,22 +200,13 @@
     } else {
       parts.push(element("p", { "class": "no-seats" }, say("no-seats", {})));
     }
-    keepPlace(function () {
-      live.replaceChildren();
-      parts.forEach(function (part) { live.append(part, "\n"); });
-    });
+    live.replaceChildren();
+    parts.forEach(function (part) { live.append(part, "\n"); });
+    seatPage.drawn();
     ages();
     shown = { version: table.version, look: table.look };
     live.dataset.version = table.version;
     return true;
-  }
-  // A seat joining adds a line above the seat page's grid: the grid in view stays where it was
-  // (the page scrolls by as much, as the browser's scroll anchoring does once scrolled), so no
-  // cell slides under the palette.
-  function keepPlace(change) {
-    var grid = document.querySelector(".kingdom-input"), top = grid && grid.getBoundingClientRect().top;
-    change();
-    if (grid && top < window.innerHeight) { window.scrollBy(0, grid.getBoundingClientRect().top - top); }
   }
   var checkForm = document.getElementById("check-form");
   function checkedAnew(table) {  // a check page: the kingdom it shows changed meanwhile, shown anew
@@ -266,7 +258,8 @@
         return;
       }
       shown = { version: version, look: fresh.dataset.look };
-      keepPlace(function () { live.innerHTML = fresh.innerHTML; });
+      live.innerHTML = fresh.innerHTML;
+      seatPage.drawn();
       ages();
       if (latest && latest.version > version) {  // pushed while this was on its way
         if (latest.look !== shown.look) { again = true; } else { counts(latest); shown.version = latest.version; }
@@ -493,6 +486,8 @@
     if (now !== here) { show(now); base = now; }
   };
   seatPage.online = function () { send(); };
+  // A seat joining adds a line to the live part above the grid: no cell may slide under the palette.
+  seatPage.drawn = entry.keepClear;
   // Leaving for the sheet (the table locked) with changes the server never got: the sheet says which,
   // in this page's words, kept for it in this tab (sessionStorage, under DRAFTS).
   seatPage.left = function () {

@@ -188,7 +188,7 @@ def test_a_draft_offered_back_is_in_view_and_once_answered_the_grid_is_clear_of_
             assert offer.evaluate("o => o.getBoundingClientRect().top") >= -1, width  # the offer in view
             page.locator(answer).tap()
             expect(offer).to_be_hidden()
-            page.wait_for_timeout(100)  # the grid scrolled clear after the answer's own handler (a timeout of 0)
+            page.wait_for_timeout(100)  # the answer drawn (entry.js), the grid scrolled clear
             assert page.evaluate(CELLS_UNDER_PALETTE) == [], (width, answer)
         finally:
             context.close()
