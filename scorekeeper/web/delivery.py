@@ -98,11 +98,10 @@ def init_app(app: Flask) -> None:
         if sent is None:
             return app.send_static_file(filename)
         version = versions[filename]
-        encoding = request.accept_encodings.best_match(list(COMPRESSORS))
         mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-        if encoding is None or mimetype not in compressible:
-            encoding = None  # sent as it is, or as Flask-Compress compresses it (deflate)
-        else:
+        # None: sent as it is (a PNG), or as Flask-Compress compresses it (deflate alone asked for)
+        encoding = request.accept_encodings.best_match(list(COMPRESSORS)) if mimetype in compressible else None
+        if encoding:
             sent = compressed(version, encoding, sent)
         response = send_file(
             io.BytesIO(sent),
