@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from scorekeeper.engine import Game
 from scorekeeper.web.links import encode_game
 from tests.browser.test_entry import GAME
+from tests.browser.test_phone_screen import _seat_page
 
 pytestmark = pytest.mark.browser
 
@@ -175,23 +176,12 @@ def _cell(page, m: int):
     return page.locator("#player-0 .cell-input").nth(m).locator(".cell-btn")
 
 
-def _start_seat(page, live_server: str) -> None:
-    """*page* starts a table and takes its first seat: the seat page's palette."""
-    page.goto(live_server + "/")
-    with page.expect_navigation():
-        page.locator("#start-table-button").tap()
-    page.fill("#name", "Ada")
-    with page.expect_navigation():
-        page.locator("#take-seat-button").tap()
-    page.wait_for_selector("#palette:not([hidden])")
-
-
 def _open(page, live_server: str, where: str):
     """The game form or a seat page, its palette ready; :returns: cell *m*'s submitted box."""
     if where == "form":
         ready(page, live_server + "/")
         return lambda m: page.locator(f"#players-0-cells-{m}")
-    _start_seat(page, live_server)
+    _seat_page(page, live_server)  # the seat page's palette
     return lambda m: page.locator(f"#seat-cells-{m}")
 
 
