@@ -52,18 +52,26 @@ def _shot(screen, name: str) -> None:
 
 
 @pytest.mark.slow  # 20 s of five browsers, run by CI; make test has the axe runs below (one screen, live)
+def _watched(screen) -> tuple[list[str], list[str], list[str]]:
+    """What a screen's page is watched for, each list filled as it comes: its script errors and
+    refusals by the content security policy, every HTTP request it makes (its WebSocket is no
+    request), and every frame its stream receives."""
+    problems: list[str] = []
+    screen.on("pageerror", lambda error: problems.append(str(error)))
+    screen.on("console", lambda m: problems.append(m.text) if "Content Security" in m.text else None)
+    requests: list[str] = []
+    screen.on("request", lambda request: requests.append(request.url) if request.resource_type != "websocket" else 0)
+    frames: list[str] = []
+    screen.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    return problems, requests, frames
+
+
 def test_four_phones_and_a_big_screen_that_sees_every_change_pushed_and_no_secret(browser, live_server):
     phones = [_new_phone(browser) for _ in range(4)]
     (_, ada, problems_a), (_, bo, problems_b), (_, cy, problems_c), (_, di, problems_d) = phones
     tv = browser.new_context(viewport={"width": 1280, "height": 720})
     screen = tv.new_page()
-    problems: list[str] = []
-    screen.on("pageerror", lambda error: problems.append(str(error)))
-    screen.on("console", lambda m: problems.append(m.text) if "Content Security" in m.text else None)
-    requests: list[str] = []  # every HTTP request of the screen's page (its WebSocket is no request)
-    screen.on("request", lambda request: requests.append(request.url) if request.resource_type != "websocket" else 0)
-    frames: list[str] = []  # everything the screen's stream receives
-    screen.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    problems, requests, frames = _watched(screen)
     try:
         ada.goto(live_server + "/")
         with ada.expect_navigation():

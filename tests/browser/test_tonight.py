@@ -39,7 +39,7 @@ from tests.browser.test_entry import _check_axe
 from tests.browser.test_look import contrast, srgb
 from tests.browser.test_phone_screen import HEADINGS
 from tests.browser.test_seat_reload import CASE, _new_phone, _paint, _take_seat
-from tests.browser.test_table_screen import _check, _done, _until
+from tests.browser.test_table_screen import _check, _done, _until, _watched
 from tests.conftest import make_test_app
 from tests.serving.server import job_worker, redis_server, required_program
 
@@ -108,13 +108,7 @@ def test_three_tables_of_four_phones_and_a_television_that_sees_every_change_pus
     hosts = [table[0][1] for table in phones]
     tv = browser.new_context(viewport={"width": 1280, "height": 720})
     screen = tv.new_page()
-    problems: list[str] = []
-    screen.on("pageerror", lambda error: problems.append(str(error)))
-    screen.on("console", lambda m: problems.append(m.text) if "Content Security" in m.text else None)
-    requests: list[str] = []  # every HTTP request of the screen's page (its WebSocket is no request)
-    screen.on("request", lambda request: requests.append(request.url) if request.resource_type != "websocket" else 0)
-    frames: list[str] = []  # everything the screen's stream receives
-    screen.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    problems, requests, frames = _watched(screen)
     try:
         # the club: a game saved from a score sheet this evening; two more members by the invite link
         group_url = _club(hosts[0], live_server)
