@@ -51,7 +51,6 @@ def _shot(screen, name: str) -> None:
         screen.screenshot(path=str(Path(SCREENSHOTS) / name))
 
 
-@pytest.mark.slow  # 20 s of five browsers, run by CI; make test has the axe runs below (one screen, live)
 def _watched(screen) -> tuple[list[str], list[str], list[str]]:
     """What a screen's page is watched for, each list filled as it comes: its script errors and
     refusals by the content security policy, every HTTP request it makes (its WebSocket is no
@@ -66,6 +65,7 @@ def _watched(screen) -> tuple[list[str], list[str], list[str]]:
     return problems, requests, frames
 
 
+@pytest.mark.slow  # 20 s of five browsers, run by CI; make test has the axe runs below (one screen, live)
 def test_four_phones_and_a_big_screen_that_sees_every_change_pushed_and_no_secret(browser, live_server):
     phones = [_new_phone(browser) for _ in range(4)]
     (_, ada, problems_a), (_, bo, problems_b), (_, cy, problems_c), (_, di, problems_d) = phones
