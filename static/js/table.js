@@ -33,6 +33,7 @@
     var say = seatPage.quiet() || troubles.offline || troubles.stale || troubles.late || "";
     status.textContent = say;
     status.hidden = !say;
+    seatPage.drawn();  // the notice stands above the grid too
   }
   function offline() { trouble("offline", status.dataset.offline); }
 

@@ -211,6 +211,10 @@ def test_seats_joining_above_the_grid_slide_no_cell_under_the_palette(browser, l
                 expect(page.locator("#live #seats > *")).to_have_count(count)
                 page.wait_for_timeout(50)  # the scroll after the drawing
                 assert page.evaluate(CELLS_UNDER_PALETTE) == [], (width, name)
+            context.set_offline(True)  # the notice "No connection: …" above the seats (a fresh tester's finding)
+            expect(page.locator("#live-status")).to_be_visible()
+            page.wait_for_timeout(50)
+            assert page.evaluate(CELLS_UNDER_PALETTE) == [], (width, "offline")
         finally:
             context.close()
             others.close()
