@@ -168,7 +168,8 @@
 
   // The text box: four lines of four cards fill the grid once the engine accepts them;
   // a problem is said in red, the box marked.
-  function pasted(area, quiet) {
+  // quiet: typed, said nothing until four lines; asked: "Fill the grid" tapped, whatever is wrong is said
+  function pasted(area, quiet, asked) {
     var panel = area.closest("fieldset.player"), status = panel.querySelector(".paste-status");
     var text = area.value.trim();
     var problem = function (m) {
@@ -178,7 +179,7 @@
     if (!text) { problem(""); return; }
     post({ ruleset: ruleset(), text: text }).then(function (answer) {
       if (answer.errors) {
-        if (!quiet && text.split("\n").length >= 4) { problem(answer.errors.join(" ")); }
+        if (!quiet && (asked || text.split("\n").length >= 4)) { problem(answer.errors.join(" ")); }
         return;
       }
       problem("");
@@ -360,7 +361,7 @@
     });
     area.addEventListener("change", function () { pasted(area); });
     var fill = area.closest(".paste-field").querySelector(".fill-grid");
-    fill.addEventListener("click", function () { pasted(area); });
+    fill.addEventListener("click", function () { pasted(area, false, true); });
   });
   // What the kingdom *now* changes in *was* (each {kingdom: 16 card ids or null, legends: ids}),
   // in the page's words: "r4c4: Dragon, …" (a seat's change a table's lock overtook: table.js).

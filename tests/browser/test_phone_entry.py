@@ -332,6 +332,19 @@ def test_fill_the_grid_button(touch_phone, live_server):
     expect(page.locator("#players-1-paste")).not_to_have_attribute("aria-invalid", "true")
 
 
+def test_fill_the_grid_says_what_is_wrong_with_fewer_than_four_lines(touch_phone, live_server):
+    # found by a fresh tester: "hello" and "Fill the grid" said nothing (the answer's error was kept
+    # for four lines and more, as typing is)
+    page = touch_phone
+    ready(page, live_server + "/")
+    page.tap("#player-1 details.paste-field summary")
+    page.fill("#players-1-paste", "hello")
+    page.tap("#player-1 .fill-grid")
+    expect(page.locator("#player-1 .paste-status")).to_contain_text("Four lines of four cards are needed")
+    expect(page.locator("#player-1 .paste-status")).to_have_class("paste-status is-error")
+    assert page.input_value("#players-1-paste") == "hello" and page.input_value("#players-1-cells-0") == ""
+
+
 def test_fill_the_grid_without_a_connection_says_so_and_keeps_the_text(touch_phone, live_server):
     # found by a tester: offline, "Fill the grid" did nothing and said nothing
     page = touch_phone
